@@ -17,11 +17,11 @@ from bot.glossary import Entry, Glossary, load_glossary
 from bot.glossary.keys import compact, normalize
 from bot.glossary.lookalikes import alias_lookalikes, glossary_name_alike, looks_like
 from bot.glossary.markup import bold
-from bot.glossary.name_rules import name_refusal
+from bot.glossary.name_rules import framing_refusal, name_refusal
 from bot.glossary.server_terms import ServerTerm, TermProblem
 from bot.search.index import Aliases, SearchIndex
 from bot.search.local import LocalGlossary, compile_local
-from bot.search.query import query_core
+from bot.search.query import only_framing, query_core
 from bot.search.server_aliases import ServerAliases, search_keys
 
 MAX_ALIAS_LENGTH = 100
@@ -51,6 +51,8 @@ def check_alias(
         raise AliasRejected("That alias is empty once punctuation and spacing are removed.")
     if len(key) > MAX_ALIAS_LENGTH:
         raise AliasRejected(f"An alias can be at most {MAX_ALIAS_LENGTH} characters long.")
+    if only_framing(key):
+        raise AliasRejected(framing_refusal(text))
     entry = index.entry(entry_id)
     if entry is None:
         # A title or acronym given for the id (a hand-made import file): name the id it meant.
@@ -75,8 +77,8 @@ def check_alias(
     leads_to = index.leads_to(key)
     if leads_to is not None and leads_to.id != entry_id:
         raise AliasRejected(
-            f"“{text}” already leads to {bold(leads_to.display_title)} (search reads it as that "
-            "name), so an alias would take it away."
+            f"“{text}” already leads to {bold(leads_to.display_title)} (`/define` opens it, or "
+            "offers it alone, for this text), so an alias would take it away."
         )
     aliases = index.server_aliases(server)
     for held in sorted(search_keys(key)):

@@ -22,6 +22,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
 if TYPE_CHECKING:
+    from _typeshed import SupportsWrite
+
     from bot.glossary import Glossary
     from bot.glossary.problems import Problem
     from bot.search.results import SearchResult
@@ -41,6 +43,14 @@ class Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         usage = " ".join(self.format_usage().split()).removeprefix("usage: ")
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (usage: {usage})\n")
+
+    def print_help(self, file: SupportsWrite[str] | None = None) -> None:
+        """argparse's own drops an OSError as it writes: `--help > file` on a full disk exited 0
+        with nothing written. Written and flushed here, so that `main` says it in one line."""
+        out = sys.stdout if file is None else file
+        if out is not None:  # started with stdout closed (`>&-`): nothing to write
+            out.write(self.format_help())
+            getattr(out, "flush", lambda: None)()
 
 
 def _utf8_output() -> None:

@@ -81,6 +81,19 @@ def without_password(url: str) -> str:
     return _joined(parts._replace(netloc=f"{parts.username or ''}@{hosts}"))
 
 
+def each_host(url: str) -> list[tuple[str, str]]:
+    """Each host of ``url``'s `host:port,host:port` list, as written, with the URL naming it
+    alone (for asking each what it says); [] for a URL of one host or none."""
+    parts = _split(url)
+    if parts is None:
+        return []
+    auth, at, hosts = parts.netloc.rpartition("@")
+    listed = hosts.split(",")
+    if len(listed) < 2:
+        return []
+    return [(host, _joined(parts._replace(netloc=f"{auth}{at}{host}"))) for host in listed]
+
+
 def _split(url: str) -> SplitResult | None:
     """``url`` split by urllib, or None where urllib refuses its host part."""
     try:

@@ -36,6 +36,8 @@ TERM_FORM = {
 # autocomplete's; the summary is a card field). Discord's boxes take up to 6,000.
 TERM_ACRONYM_OPTION = AUTOCOMPLETE_NAME
 TERM_SUMMARY_OPTION = EMBED_FIELD_VALUE
+# `/define`'s term box: a name or a short question (a longer one is a mention's to read).
+DEFINE_TERM = 100
 # `/suggest`'s form: a member's term and their own words for it.
 SUGGESTION_TITLE = 100
 SUGGESTION_DEFINITION = 2000

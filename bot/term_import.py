@@ -22,7 +22,7 @@ from bot.glossary.server_terms import (
     overlay_target,
     text_size,
 )
-from bot.search.query import read_alone  # as the file's names will be searched
+from bot.search.query import only_framing, read_alone  # as the file's names will be searched
 from bot.sizes import said_size, said_sizes
 from bot.storage import Store
 from bot.term_storage import TermChange, change_terms, orphaned_aliases, read_terms
@@ -114,6 +114,7 @@ async def import_terms(
         replaced=stored,
         held=len(stored),  # past a lowered cap, its own export is no further past it
         read_as=read_alone,
+        framing=only_framing,
     )
     if any(p.severity == "error" for p in problems):
         return ImportOutcome(problems, None, applied=False)

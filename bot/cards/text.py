@@ -19,8 +19,9 @@ LINK_ASKED = (
 
 def how_matched(result: SearchResult) -> str | None:
     """`matched "kv cahce" as a typo`, `matched "什么是注意力机制" in translation`, or None when
-    the query named the entry exactly, as typed."""
-    asked = f'matched "{quote(result.query, QUOTED)}"'
+    the query named the entry exactly, as typed. A server's alias is named as stored, not the
+    question it was written in ("what is zorbrag?": `matched "zorbrag" as this server's alias`)."""
+    asked = f'matched "{quote(result.alias or result.query, QUOTED)}"'
     if result.strategy in (None, "exact", "id"):
         return f"{asked} in translation" if result.translated else None
     label = (

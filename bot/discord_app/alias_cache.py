@@ -30,7 +30,7 @@ import time
 from collections import Counter, OrderedDict
 from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TypeGuard
 
 from pydantic import ValidationError
@@ -38,7 +38,7 @@ from pydantic import ValidationError
 from bot.glossary import Glossary
 from bot.glossary.lookalikes import entry_lookalikes
 from bot.glossary.server_terms import ServerTerm, entry_taking_id
-from bot.mismatches import Found, find_mismatches, shared_name
+from bot.mismatches import Found, NameReadings, find_mismatches, shared_name
 from bot.once import OncePerReason
 from bot.search.index import SearchIndex
 from bot.search.local import LocalGlossary, compile_local, with_vectors
@@ -118,6 +118,8 @@ class _Cached:
     used: float  # when it was last asked for (`ServerCache.clock`)
     read_weight: int = 0  # bytes it holds as read, estimated (`weight`); 0: nothing of its own
     lookalikes_weight: int = 0  # its aliases' look-alike index's (`lookalike_weight`), once built
+    # how search read its names at the last check of them (`find_mismatches`), for the next
+    readings: NameReadings = field(default_factory=NameReadings)
 
     @property
     def weight(self) -> int:
@@ -620,6 +622,7 @@ class ServerCache:
             log.info("read the aliases and terms of server %s again: the database answers", scope)
         cached = self._servers.get(scope)
         previous = cached.local if cached is not None else None
+        readings = cached.readings if cached is not None else NameReadings()
 
         vectors = self._vectors()
 
@@ -632,9 +635,13 @@ class ServerCache:
             # here with the rest (0.67 s on the loop for a server whose 2 MiB are names;
             # bench/lookalike_bench.py); kept for this index, found at once when unchanged.
             entry_lookalikes(local.index, local.index.entries)
-            # What is at odds with the glossary: here too (0.14 s for a server at its caps, on
-            # the loop before scale50), and only when something it reads changed (a read again
-            # after a backup put in place or the counters going back may find the same rows).
+            # What is at odds with the glossary: here too (on the loop before scale50), and
+            # only when something it reads changed (a read again after a backup put in place or
+            # the counters going back may find the same rows). Not 0.14 s at the caps: for the
+            # most names they allow (2,000 terms, 2 MiB of 4-letter names: 332,000) 2.7 s with
+            # names read as written, 6.6 s reading each as search does (1.2 / 3.1 s at 162,000);
+            # with the readings kept from the last check, an edit costs about the first
+            # (bench/readings_bench.py, a loaded machine).
             unchanged = (
                 previous is not None
                 and previous.base is index
@@ -643,7 +650,7 @@ class ServerCache:
             )
             # Its estimate too: 2-10 ms for the heaviest server (160,000 names), not on the loop.
             held = weight(local, aliases, stored), lookalike_weight(local.aliases.source)
-            return local, held, None if unchanged else find_mismatches(local, glossary)
+            return local, held, None if unchanged else find_mismatches(local, glossary, readings)
 
         # Reading the terms, compiling every alias and indexing the server's glossary: off the
         # event loop, so other servers keep being answered meanwhile. The database has
@@ -670,7 +677,7 @@ class ServerCache:
             # The stand-in's, not the rows'.
             stand_in = weight(kept, kept.aliases.source, stored)
             index_held = lookalike_weight(kept.aliases.source)
-            self._keep(scope, _Cached(version, kept, self.clock(), stand_in, index_held))
+            self._keep(scope, _Cached(version, kept, self.clock(), stand_in, index_held, readings))
             raise IndexingFailed(scope) from exc
         finally:
             self._indexing[scope] -= 1
@@ -682,7 +689,7 @@ class ServerCache:
         # Read again, it was last asked when it was (an ask sets that before its read): a read
         # ahead is no use, or a server a script changes every few minutes is never idle.
         used = cached.used if cached is not None else self.clock()
-        fresh = _Cached(version, local, used, *held)
+        fresh = _Cached(version, local, used, *held, readings)
         now, serving = self._servers.get(scope), self._bundled()[1]
         if index is not serving and now is not None and now.local.base is serving:
             # Begun before a glossary reload, ended after a read that began after it: that

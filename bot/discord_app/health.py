@@ -121,6 +121,8 @@ async def unhealthy_reason(
     elif (why := await store.why_not_writable()) is not None:
         why = shorten(why, WHY_CHARS, placeholder=" […]")  # on one line, whitespace folded
         failing = f"the database at {store.location} is not writable: {why}"
+    elif (why := store.claims_lost()) is not None:
+        failing = shorten(why, WHY_CHARS, placeholder=" […]")
     else:
         return None if is_connected(client) else NOT_CONNECTED
     if not is_connected(client):  # both, in one line

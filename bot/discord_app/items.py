@@ -13,6 +13,7 @@ import discord
 
 from bot import limits
 from bot.glossary.letters import fit
+from bot.glossary.name_rules import name_refusal
 
 I = TypeVar("I", bound=discord.ui.Item[Any])  # noqa: E741  (discord.py's own name for it)
 ENTRY = r"(?P<entry>[a-z0-9][a-z0-9-]{0,70})"  # an entry's id as `carried`
@@ -66,9 +67,20 @@ def suggest_button(query: str) -> discord.ui.Button[Any]:
         label="Suggest it",
         emoji="✍️",
         style=discord.ButtonStyle.primary,
-        custom_id=SUGGEST_PREFIX + " ".join(query.split())[:SUGGEST_QUERY],
+        custom_id=SUGGEST_PREFIX + suggested_name(query),
         row=1,
     )
+
+
+def suggested_name(query: str) -> str:
+    """The name "Suggest it" puts in the form for a missed `query`: one line, cut to fit."""
+    return " ".join(query.split())[:SUGGEST_QUERY]
+
+
+def suggestion_refusal(title: str) -> str | None:
+    """Why no suggestion may be named `title`, or None: the one reading of "can this be
+    suggested", for `/suggest`'s refusal and for whether a miss offers "Suggest it" at all."""
+    return name_refusal(title, "A term's name")
 
 
 def edit_again_button(custom_id: str) -> discord.ui.Button[Any]:

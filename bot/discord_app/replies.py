@@ -33,12 +33,15 @@ from bot.discord_app.items import (
     inert,
     options_of,
     suggest_button,
+    suggested_name,
+    suggestion_refusal,
 )
 from bot.discord_app.logs import UNKNOWN_INTERACTION
 from bot.glossary import Entry, Glossary
 from bot.glossary.keys import normalize
 from bot.glossary.letters import fit, fit_names
 from bot.glossary.links import only_links
+from bot.glossary.name_rules import words_beside_markup
 from bot.search.results import SearchResult, Suggestion
 from bot.storage import DM_SCOPE
 
@@ -178,6 +181,9 @@ async def reply_for(
         return Reply(NOTHING_ASKED, None, None, private=True)
     observe.outcome("no_entry")
     text = f"No entry for “{echo(result.query)}”."
+    # No suggestion may be named so (markup, a link, accents alone): no "Suggest it" that
+    # `/suggest` would refuse, and no miss in /stats unless words beside it name something.
+    unnamable = suggestion_refusal(suggested_name(result.query))
     gone = _alias_to_a_removed_entry(local, scope, result.query)
     if gone is not None:  # the moderators' alias outlived its entry: say so, not "add an alias"
         text += (
@@ -186,14 +192,18 @@ async def reply_for(
         )
     elif result.suggestions:
         text += " The closest terms are below."
+    elif unnamable is not None:
+        text += f" {unnamable}"
     elif scope == DM_SCOPE:  # no moderators here, and aliases belong to a server
         text += " Try another spelling; `/glossary about` says how to ask for a missing term."
     else:
         text += " Try another spelling, or ask a moderator to add it as an alias."
-    if scope != DM_SCOPE:  # suggestions go to a server's moderators
+    if scope != DM_SCOPE and unnamable is None:  # suggestions go to a server's moderators
         view = view or discord.ui.View(timeout=None)
         view.add_item(suggest_button(result.query))
-    return Reply(text, None, view, private=True, quotes_user=True, missed=result.normalized_query)
+    named = unnamable is None or words_beside_markup(result.query)
+    missed = result.normalized_query if named else None
+    return Reply(text, None, view, private=True, quotes_user=True, missed=missed)
 
 
 def count_sent(state: BotState, scope: int, reply: Reply) -> None:

@@ -167,12 +167,13 @@ def entry_problems(entry: Entry, capped: Collection[str] = ()) -> list[tuple[str
         refusal = text_refusal(getattr(entry, field) or "", field)
         if refusal:
             problems.append((field, refusal))
-    if entry.reference and not _is_web_url(entry.reference):
+    if entry.reference and not is_web_url(entry.reference):
         problems.append(("reference", f"bad reference URL {entry.reference!r}"))
     return problems
 
 
-def _is_web_url(url: str) -> bool:
+def is_web_url(url: str) -> bool:
+    """Whether `url` is an address a browser opens (http or https, a host, a port if any)."""
     if any(ch.isspace() or ord(ch) < 0x20 or ord(ch) == 0x7F for ch in url):
         return False  # no browser opens an address holding them (a link's title goes there)
     try:

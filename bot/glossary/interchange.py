@@ -30,11 +30,13 @@ from bot.glossary.server_terms import (
     MAX_TERMS,
     MAX_TEXT_BYTES,
     Candidate,
+    NameFraming,
     NameReading,
     ServerTerm,
     TermProblem,
     as_written,
     check_candidates,
+    no_framing,
     past_it_already,
 )
 from bot.glossary.toml import TomlError, parse_toml
@@ -113,10 +115,11 @@ def parse_import(
     replaced: Sequence[ServerTerm] = (),
     held: int = 0,
     read_as: NameReading = as_written,
+    framing: NameFraming = no_framing,
 ) -> tuple[list[ServerTerm], list[TermProblem]]:
     """The file's terms and every problem found (errors and warnings). `replaced`: the
     server's terms now, which the file's replace. `read_as`: how search reads a name
-    (`server_terms.NameReading`).
+    (`server_terms.NameReading`); `framing`: whether it reads one as no term (`NameFraming`).
 
     The terms are checked as a whole set against the bundled glossary, as the server's terms
     would be after the import replaced them: apply them only if no problem is an error. `default_category` is given to records without
@@ -172,6 +175,7 @@ def parse_import(
         default_category=default_category,
         replaced=replaced,
         read_as=read_as,
+        framing=framing,
     )
     return terms, problems + term_problems
 

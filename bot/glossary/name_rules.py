@@ -135,6 +135,23 @@ def name_refusal(text: str, subject: str = "A name") -> str | None:
     return None
 
 
+def words_beside_markup(text: str) -> bool:
+    """Whether `text` holds a letter or digit outside Discord's markup: "qqblorp <t:1:F>" names
+    something a moderator could add, "<t:1:F>" or accents alone nothing."""
+    return any(ch.isalnum() for ch in _DISCORD_MARKUP.sub(" ", text))
+
+
+def framing_refusal(text: str, as_what: str = "an alias") -> str:
+    """Why a name that is only a question's wording or filler (search's `only_framing`) is
+    refused, as an alias or a server term's name: search leaves such words out around the term
+    asked, so it would answer any question."""
+    return (
+        f"“{text}” is only the wording of a question (or filler), which search leaves out "
+        f"around the term asked: as {as_what} it would answer “what is it”. Use a name of the "
+        "term itself."
+    )
+
+
 def text_refusal(text: str, subject: str = "The text") -> str | None:
     """Why `text` cannot be a term's prose (definition, boundary, summary...), or None: it shows
     on a card as written, so it may not hide or turn text around (controls, zero-width and

@@ -33,7 +33,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict
 
 from bot import limits
-from bot.glossary.check import entry_problems
+from bot.glossary.check import entry_problems, is_web_url
 from bot.glossary.keys import compact, plural_variants
 from bot.glossary.lookalikes import LookAlikes, entry_lookalikes, looks_like
 from bot.glossary.merge import _unique, _unique_folded
@@ -47,7 +47,7 @@ from bot.glossary.models import (
     names_of,
     titled,
 )
-from bot.glossary.name_rules import name_refusal
+from bot.glossary.name_rules import framing_refusal, name_refusal
 from bot.glossary.slug import SLUG_PATTERN, slugify
 from bot.sizes import said_sizes
 
@@ -67,6 +67,17 @@ NameReading = Callable[[str], str]
 def as_written(name: str) -> str:
     """The `NameReading` of a caller without search's: a name is read as it is written."""
     return name
+
+
+# Whether search reads a name as no term at all: only a question's wording or filler ("what
+# is", "pls", "the": `bot.search.query.only_framing`), given by the layer that may use search.
+# Such a name is refused: "what is it" would offer the term (frame72).
+NameFraming = Callable[[str], bool]
+
+
+def no_framing(name: str) -> bool:
+    """The `NameFraming` of a caller without search's: every name holds a term."""
+    return False
 
 
 # The words a moderator sees for each field (the modal's labels).
@@ -204,13 +215,15 @@ def check_draft(
     *,
     editing: str | None = None,
     read_as: NameReading = as_written,
+    framing: NameFraming = no_framing,
 ) -> TermCheck:
     """Check a moderator's draft against the bundled glossary and the server's other terms.
 
     `editing` is the id of the term being edited (left out of `others` if present there); the
     term keeps that id unless it stops being the server's wording of the bundled entry whose id
     it had. Caps are separate: `check_caps` on the set the write would leave. `read_as`: how
-    search reads a name (`NameReading`).
+    search reads a name (`NameReading`); `framing`: whether it reads one as no term
+    (`NameFraming`).
     """
     rest = [t for t in others if t.id != editing]
     stored = next((t for t in others if t.id == editing), None) if editing else None
@@ -229,8 +242,26 @@ def check_draft(
         preferred_id=editing,
         stored=stored,
     )
-    terms, problems = check_candidates([candidate], bundled, rest, read_as=read_as)
-    return TermCheck(terms[0] if terms and not _errors(problems) else None, problems)
+    terms, problems = check_candidates([candidate], bundled, rest, read_as=read_as, framing=framing)
+    if stored is None or not terms:
+        return TermCheck(terms[0] if terms and not _errors(problems) else None, problems)
+    # What only a file gives is not in the form: kept as stored (an edit dropped it: mend72).
+    term = terms[0].model_copy(update={name: getattr(stored, name) for name in _FILE_ONLY})
+    kept = stored.reference
+    if kept and not is_web_url(kept):
+        # Stored before such were refused (review72): the edit is saved with it as it was, and
+        # the moderator told, not refused for what the form cannot change.
+        said = (
+            f"“{kept[:80]}” is not an address a browser opens; kept as it was stored (the "
+            "form does not hold it): a file's reference in `/term import` replaces it."
+        )
+        problems = [*problems, TermProblem("reference", said, severity="warning")]
+    return TermCheck(None if _errors(problems) else term, problems)
+
+
+# A term's fields only a file (`/term import`, `terms import`) gives: `/term edit`'s form and
+# options do not hold them, so an edit keeps them as stored.
+_FILE_ONLY = ("importance", "plain", "keywords", "reference")
 
 
 def split_list(text: str) -> list[str]:
@@ -246,6 +277,7 @@ def check_candidates(
     default_category: str | None = None,
     replaced: Sequence[ServerTerm] = (),
     read_as: NameReading = as_written,
+    framing: NameFraming = no_framing,
 ) -> tuple[list[ServerTerm], list[TermProblem]]:
     """The candidates as terms, and every problem: each alone, then as a set with `others`.
 
@@ -255,7 +287,8 @@ def check_candidates(
     candidate refused only for a name stored before such names were refused
     (`_NameOwners.is_old_pair`) keeps its stored term then, with a warning, so that a re-import
     of the server's own export goes in; the set is checked with that term as stored.
-    `read_as`: how search reads a name (`NameReading`).
+    `read_as`: how search reads a name (`NameReading`); `framing`: whether it reads one as no
+    term (`NameFraming`).
     """
     as_stored = {t.id: t for t in replaced}
     # An entry without an id (a Markdown heading's, a hand-written TOML's) is the stored term
@@ -288,7 +321,7 @@ def check_candidates(
     # more candidate at least, so this ends.
     while True:
         terms, problems, kept = _check_set(
-            candidates, bundled, others, default_category, replaced, read_as
+            candidates, bundled, others, default_category, replaced, read_as, framing
         )
         turned = [i for i in kept if candidates[i].fields != _stored_fields(candidates[i])]
         if not turned:
@@ -332,11 +365,12 @@ def _check_set(
     default_category: str | None,
     replaced: Sequence[ServerTerm],
     read_as: NameReading,
+    framing: NameFraming,
 ) -> tuple[list[ServerTerm], list[TermProblem], list[int]]:
     """`check_candidates`' one pass: the terms, the problems, and which candidates (by index)
     are kept as stored."""
     problems: list[TermProblem] = []
-    owners = _NameOwners(bundled, others, replaced, read_as)
+    owners = _NameOwners(bundled, others, replaced, read_as, framing)
     ids = {t.id for t in others}  # the ids taken, as candidates get theirs
     # ...and those the file gives (or its terms keep): a slug made for another is not one.
     meant = {c.preferred_id for c in candidates if c.preferred_id}
@@ -408,11 +442,14 @@ class _Reporter:
         if not self.keep_old:
             self(field, f"{refused}, so the two would open different cards. {edit}")
             return
+        self.keep_stored(field, f"{refused}: {kept}")
+
+    def keep_stored(self, field: str, message: str) -> None:
+        """An import keeps the stored term, refused only for what it was stored with before
+        such was refused: a warning, not an error."""
         self.kept = True
         c = self.candidate
-        self.problems.append(
-            TermProblem(field, f"{refused}: {kept}", c.label or None, c.line, "warning")
-        )
+        self.problems.append(TermProblem(field, message, c.label or None, c.line, "warning"))
 
 
 def _clean(fields: Mapping[str, object]) -> dict[str, object]:
@@ -454,9 +491,11 @@ class _NameOwners:
         others: Sequence[ServerTerm],
         replaced: Sequence[ServerTerm] = (),
         read_as: NameReading = as_written,
+        framing: NameFraming = no_framing,
     ) -> None:
         self.bundled = bundled
         self.read_as = read_as
+        self.framing = framing
         self.bundled_names = bundled_names(bundled)
         self.server: dict[str, tuple[str, str]] = {}  # key -> (term id, title)
         self.ids: set[str] = set()
@@ -678,6 +717,9 @@ def _check_names(fields: dict[str, object], owners: _NameOwners, report: _Report
         if not compact(name):
             report(field_name, f"“{name}” is empty once punctuation and spacing are removed.")
             continue
+        if owners.framing(name):
+            _refuse_framing(field_name, name, owners, report)
+            continue
         if field_name != "title" and len(name) > MAX_NAME_LENGTH:
             report(field_name, f"“{name[:40]}…” is longer than {MAX_NAME_LENGTH} characters.")
         owner = owners.bundled_names.get(compact(name))
@@ -695,6 +737,19 @@ def _check_names(fields: dict[str, object], owners: _NameOwners, report: _Report
     for field_name, name in unowned:
         _refuse_other_number(field_name, name, target, owners, report)
     return target
+
+
+def _refuse_framing(field_name: str, name: str, owners: _NameOwners, report: _Reporter) -> None:
+    """A name search reads as no term ("what is", "pls": `NameFraming`) is refused, as `/alias
+    add` refuses such an alias; an import keeps a term stored with it before (frame72), so that
+    the server's own export imports back."""
+    refused = framing_refusal(name, "a name")
+    if report.keep_old and owners.is_old_pair(report.candidate, name, None, ""):
+        report.keep_stored(
+            field_name, f"{refused} Kept as stored (stored before such names were refused)."
+        )
+    else:
+        report(field_name, refused)
 
 
 def _refuse_other_number(

@@ -59,6 +59,12 @@ LONG_LEAD = 0.12
 # the tuning slices' long rows, bench/results/semantic.md "long71").
 CLAUSED_CHARS = 250
 CLAUSE_FLOOR = 0.35
+# ... and such a text's first on that averaged scale is its card from CLAUSED_AGREED_COSINE, at
+# any lead, when the lexical stages put the same entry first: the long card's 0.55 / 0.12 were
+# set on the whole text's scale, and a clause's cosines run lower (tuning slices' long rows with
+# no card: 28 right cards more, 3 wrong, no off-topic one; bench/results/semantic.md
+# "longcard72").
+CLAUSED_AGREED_COSINE = 0.45
 # ... or, from the same cosine and at any lead, when the description stage puts the same entry
 # first by this much over its second: the words and the meaning agree on it (desc20's agreement
 # at any lexical lead from cosine 0.5 was reverted; this lead keeps two entries that share the
@@ -139,6 +145,7 @@ def fuse(
     long_description: bool = False,
     described_first: int | None = None,
     unnamed: bool = False,
+    claused: bool = False,
     field: float = 0.0,
 ) -> None:
     """Fold the semantic stage's best entries (position, cosine), best first, into `pool`.
@@ -151,7 +158,9 @@ def fuse(
     `long_description`: the text is a long description (`long_lead`), `described_first` the
     description stage's clear first (`DESCRIBED_LEAD`). `unnamed`: the text writes no entry's
     name and asks about none, so a clear semantic leader the words found is its card
-    (`unnamed_lead`). `field`: the text's cosine to the field as a whole (`words_agree`)."""
+    (`unnamed_lead`). `claused`: `similar` is a long text's clause-averaged ranking, whose first
+    the lexical stages' first confirms (`CLAUSED_AGREED_COSINE`). `field`: the text's cosine to
+    the field as a whole (`words_agree`)."""
     ranked = pool.ranked()
     lexical_best = ranked[0][0] if ranked else None
     lexical_top = ranked[0][1].score if ranked else 0.0
@@ -172,6 +181,8 @@ def fuse(
     if unnamed and lexical_top < MATCH_SCORE and unnamed_lead(similar, pool):
         semantic[similar[0][0]] = max(semantic[similar[0][0]], MATCH_SCORE)
     if words_agree(similar, ranked[0] if ranked else None, field):
+        semantic[similar[0][0]] = max(semantic[similar[0][0]], MATCH_SCORE)
+    if claused and claused_agreed(similar, lexical_best):
         semantic[similar[0][0]] = max(semantic[similar[0][0]], MATCH_SCORE)
     for entry, lexical in list(pool.by_entry.items()):
         if entry not in semantic and lexical.strategy in PENALIZED:
@@ -225,6 +236,14 @@ def long_lead(similar: Sequence[tuple[int, float]], described_first: int | None 
     first, cosine = similar[0]
     lead = cosine - similar[1][1] if len(similar) > 1 else 0.0
     return cosine >= LONG_COSINE and (lead >= LONG_LEAD or first == described_first)
+
+
+def claused_agreed(similar: Sequence[tuple[int, float]], lexical_best: int | None) -> bool:
+    """Does a long text's clause-averaged first reach `CLAUSED_AGREED_COSINE`, where the lexical
+    stages put the same entry first (the words confirm what the clauses vote for)?"""
+    return (
+        bool(similar) and similar[0][0] == lexical_best and similar[0][1] >= CLAUSED_AGREED_COSINE
+    )
 
 
 def unnamed_lead(similar: Sequence[tuple[int, float]], pool: Pool) -> bool:

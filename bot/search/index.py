@@ -424,6 +424,12 @@ class SearchIndex:
             as_typed = normalize(without_chat_markup(query[:MAX_QUERY]))
             translated = said != text and english_terms(text) != text
             result = replace(result, query=query, normalized_query=as_typed, translated=translated)
+        if result.strategy == "server-alias" and result.entry is not None:
+            position = self.positions.get(result.entry.id)
+            alias = (
+                None if position is None else overlay.written_in(position, result.normalized_query)
+            )
+            result = replace(result, alias=alias)
         return result
 
     @staticmethod
@@ -917,6 +923,7 @@ class SearchIndex:
                 long_description=long_description,
                 described_first=described_first,
                 unnamed=not written and asked is None and subject is None,
+                claused=said is not None,
                 field=0.0 if meaning is None else field_cosine(semantic, meaning),
             )
             if source is not None:  # offered beside the target, never its card
@@ -2192,16 +2199,20 @@ class SearchIndex:
         return [self.entries[position] for position in found]
 
     def leads_to(self, text: str) -> Entry | None:
-        """The entry a search for `text` (no server aliases) answers with or offers first on
+        """The entry a search for `text` (no server aliases) answers with, or offers alone on
         the strength of a name (a prefix, a typo, a plural), or None: "speculative" leads to
-        Speculative Decoding, "finetune" to Fine-Tuning."""
+        Speculative Decoding, "finetune" to Fine-Tuning. Several offers ("prompt": Prompt
+        Injection, Prompt Engineering…) lead nowhere yet: `/define` asks which, and a
+        server's alias is how its moderators answer (as `/alias add` reads it)."""
         result = self.search(text)
         if result.entry is not None:
             return result.entry
-        best = result.suggestions[0] if result.suggestions else None
-        if best is None or best.strategy in ("description", "match-term", "semantic"):
+        if len(result.suggestions) != 1:
             return None
-        return self.entry(best.id)
+        [only] = result.suggestions
+        if only.strategy in ("description", "match-term", "semantic"):
+            return None
+        return self.entry(only.id)
 
     # -- autocomplete and term finding -------------------------------------------------------
 

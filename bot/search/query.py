@@ -732,8 +732,35 @@ def read_alone(name: str) -> str:
     return query_core(normalize(name))
 
 
+# A made-up term put beside a name to see whether search leaves the name out (`only_framing`).
+_PROBE_TERM = "zorbquux"
+
+
+def only_framing(name: str) -> bool:
+    """Whether `name` holds no term for search: only a question's frame or chat filler ("what
+    is", "explain", "pls", "the", "it"), which search leaves out around the term asked ("what
+    is zorb", "pls zorb"). A server alias so named is found in "what is it" or "what is that"
+    and offers its term there; `/alias add` and alias imports refuse it."""
+    normalized = normalize(name)
+    core = _bare_core(normalized)
+    if not core or core in _LEFTOVERS:
+        return True
+    # Before a term only, and not a greeting: words said to the bot ("thanks", "lol", "hi",
+    # "ok", "bot") may be a server's names (README: such an alias opens its card).
+    if set(core.split()) <= _FILLERS | {"bot"}:
+        return False
+    return query_core(f"{normalized} {_PROBE_TERM}") == _PROBE_TERM
+
+
 def query_core(normalized: str) -> str:
     """The term inside a normalised question, or the query itself if nothing is left."""
+    core = _bare_core(normalized)
+    return normalized if not core or core in _LEFTOVERS else core
+
+
+def _bare_core(normalized: str) -> str:
+    """What `query_core` leaves of a question once its frame is taken away: "" or a leftover
+    word ("it", "the") when the question holds no term."""
     core = _without_symbols(normalized) or normalized
     pair = compared(core)
     if pair:
@@ -750,8 +777,7 @@ def query_core(normalized: str) -> str:
         if shorter == core or not shorter.strip():
             break
         core = shorter
-    core = core.strip()
-    return normalized if not core or core in _LEFTOVERS else core
+    return core.strip()
 
 
 # "what's a safetensors file", "what are gguf files": the kind of thing a name is read after it

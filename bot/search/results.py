@@ -55,6 +55,8 @@ class SearchResult:
     # the card's name (or an alias) is written whole in the text, though the description, the
     # meaning or a related form decided it ("..., what is gradient clipping?"): how it was found
     name_written: bool = False
+    # the server's alias (as stored) that named the card: "what is zorbrag?" matched "zorbrag"
+    alias: str | None = None
 
     @classmethod
     def opened(cls, entry: Entry) -> SearchResult:

@@ -128,6 +128,13 @@ class ServerAliases:
         for alias, entry_id in itertools.islice(grown_from.items(), len(self.source), None):
             self.add(alias, entry_id)
 
+    def written_in(self, entry: int, text: str) -> str | None:
+        """The longest alias of `entry` written in `text` (normalised), as stored: the name a
+        card found by this server's alias says it matched, not the whole question around it."""
+        said = compact(text)
+        written = [a for a in self._sorted if a.entry == entry and a.key in said]
+        return max(written, key=lambda a: len(a.key)).text if written else None
+
     def get(self, key: str) -> ServerAlias | None:
         at = bisect.bisect_left(self._sorted_keys, key)
         found = at < len(self._sorted_keys) and self._sorted_keys[at] == key

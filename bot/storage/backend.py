@@ -151,14 +151,21 @@ class Backend(ABC):
         wait: float,
         shard_count: int | None = None,
         application_id: int | None = None,
+        turned: Callable[[], None] | None = None,
     ) -> AbstractAsyncContextManager[None]:
         """While the block runs, no other process on this database runs any of `shard_ids`
         (None: every shard, the whole bot), nor runs another `shard_count`, nor runs
         `application_id` (the bot) on another schema of the same server database. Raises
         `ShardsTaken` naming who runs them, after waiting up to `wait` seconds for them to be
         let go (a process still stopping).
-        `holder` names this process to the others. A file has one process: nothing to claim."""
+        `holder` names this process to the others; `turned` is told when `claims_lost` changes.
+        A file has one process: nothing to claim."""
         return contextlib.nullcontext()
+
+    def claims_lost(self) -> str | None:
+        """Why the claims `claim_shards` holds are not held now (their session ended under
+        the running process), None while they are or where there is nothing to claim."""
+        return None
 
 
 async def open_backend(

@@ -13,14 +13,14 @@ import json
 import os
 import sys
 from collections import Counter
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO, TypeVar, cast
 
-from bot.dburl import without_password
+from bot.dburl import url_problem, without_password
 from bot.errors import ReportedError
 from bot.progress import Progress
 from bot.reach import LOOP, symlink_loop
@@ -135,6 +135,14 @@ def existing_database(args: argparse.Namespace) -> str | Path | None:
     return None
 
 
+def _unusable_url(args: argparse.Namespace, url: str) -> str | None:
+    """The setting naming `url` and why PostgreSQL's clients cannot use it, or None: said in
+    place of pg_dump's or pg_restore's advice, which would hand them the same URL."""
+    problem = url_problem(url)
+    setting = "--db" if args.db else "DATABASE_URL"
+    return None if problem is None else f"{setting} {without_password(url)}: {problem}"
+
+
 def _no_database_file(args: argparse.Namespace, path: Path) -> str | None:
     """The setting naming `path` and why it is no database file (a folder, a fifo, …), or None."""
     what = not_a_database_file(path)
@@ -177,7 +185,50 @@ def check_servers(
         local = compile_local(glossary, base, terms, aliases)
         found = find_mismatches(local, glossary)
         problems += mismatch_problems(scope, found, glossary, {row.id for row in stored})
+        problems += refused_since(scope, terms, aliases)
     return len(servers), problems
+
+
+def refused_since(
+    scope: int, terms: Sequence[ServerTerm], aliases: Mapping[str, str]
+) -> list[Problem]:
+    """`check --db`'s warnings for what a server stored before it was refused (review72): a
+    term's reference URL no browser opens (a port not a number, no host, a control character),
+    and a term's name (frame72) or an alias that is only a question's wording or filler ("what
+    is": `only_framing`)."""
+    from bot.glossary.check import is_web_url
+    from bot.glossary.name_rules import framing_refusal
+    from bot.glossary.problems import Problem
+    from bot.search.query import only_framing
+
+    where = f"server {scope}"
+    problems = [
+        Problem(
+            "warning",
+            where,
+            f"term “{term.title}” (id {term.id!r}): bad reference URL {term.reference!r}, "
+            "stored before such were refused: a new one by `terms import`",
+        )
+        for term in sorted(terms, key=lambda t: t.id)
+        if term.reference and not is_web_url(term.reference)
+    ]
+    problems += [
+        Problem(
+            "warning",
+            where,
+            f"term “{term.title}” (id {term.id!r}): {framing_refusal(name, 'a name')} Stored "
+            "before such names were refused, it is kept and shown: rename it (/term edit).",
+        )
+        for term in sorted(terms, key=lambda t: t.id)
+        for name in term.names
+        if only_framing(name)
+    ]
+    problems += [
+        Problem("warning", where, f"alias {framing_refusal(alias)} Remove it (/alias remove).")
+        for alias in sorted(aliases)
+        if only_framing(alias)
+    ]
+    return problems
 
 
 # -- stats -------------------------------------------------------------------------------------
@@ -430,15 +481,15 @@ def run_import(args: argparse.Namespace) -> int:
             parsed.append((position, _parse_item(entry)))
         except ValueError as exc:
             refusals[position] = str(exc)
-    wanted: list[_Wanted] = []
     accepted = 0  # waiting suggestions of a name added (`accept_as_operator`)
     stopped = False  # the database failed before every one was accepted
     # The names of those accepted, whichever server: one name in two servers is "that name".
     accepted_names: set[str] = set()
     settings: Settings = args.settings
 
-    async def check_and_import(store: Store) -> list[AddAliasResult]:
-        nonlocal accepted, stopped
+    async def check_and_write(
+        store: Store, lines: list[tuple[int, tuple[int, str, str]]]
+    ) -> list[tuple[_Wanted, AddAliasResult]]:
         # Each alias is checked against its server's own terms, stored aliases and the file's
         # earlier lines, as /alias add checks it in that server.
         # A server's aliases as stored plus the lines accepted so far, compiled once and grown
@@ -450,7 +501,8 @@ def run_import(args: argparse.Namespace) -> int:
         # Each server's terms version, read before its terms: a term the bot writes meanwhile
         # (perhaps of a line's name) moves it, and the write then adds none of its lines.
         terms_seen: dict[int, int] = {}
-        for position, (scope, text, entry_id) in parsed:
+        wanted: list[_Wanted] = []
+        for position, (scope, text, entry_id) in lines:
             if scope not in servers:
                 terms_seen[scope] = await store.terms_version(scope)
                 read[scope] = await store.aliases(scope)
@@ -499,27 +551,42 @@ def run_import(args: argparse.Namespace) -> int:
         results = await store.import_aliases(
             [w.item for w in wanted], check=still_free, own_terms=own, terms_seen=terms_seen
         )
+        return list(zip(wanted, results, strict=True))
+
+    async def check_and_import(store: Store) -> list[tuple[_Wanted, AddAliasResult]]:
+        nonlocal accepted, stopped
+        done = await check_and_write(store, parsed)
+        # A server whose terms another process wrote meanwhile had none of its lines added:
+        # they are read, checked and written again once, against its terms as they are now.
+        moved = {w.item.scope for w, r in done if r.status is AddAliasStatus.TERMS_CHANGED}
+        if moved:
+            again = [(position, line) for position, line in parsed if line[0] in moved]
+            for position, _ in again:
+                refusals.pop(position, None)
+            done = [(w, r) for w, r in done if w.item.scope not in moved]
+            done += await check_and_write(store, again)
+            done.sort(key=lambda outcome: outcome[0].position)
         # Members who suggested a name an alias now has were waiting for it: accept them.
         named: dict[int, dict[str, str]] = {}
-        for want, result in zip(wanted, results, strict=True):
+        for want, result in done:
             if result.status is AddAliasStatus.ADDED:
                 item = want.item
                 named.setdefault(item.scope, {})[compact(item.text)] = item.entry_id
         for scope, by_name in named.items():
-            done, stopped, names = await accept_as_operator(
+            taken, stopped, names = await accept_as_operator(
                 store, scope, by_name, read_as=read_alone
             )
-            accepted += done
+            accepted += taken
             accepted_names.update(names)
             if stopped:
                 break
-        return results
+        return done
 
     progress.close()
     try:
         with Progress(f"import: writing {len(parsed):,} aliases", quiet=args.quiet) as writing:
             writing.update(0)
-            results = (
+            done = (
                 # A new database is made; an older one is left to the bot to upgrade.
                 on_store(database_location(args), check_and_import, migrate=Migrate.CREATE_ONLY)
                 if parsed
@@ -530,10 +597,7 @@ def run_import(args: argparse.Namespace) -> int:
     for position in sorted(refusals):
         print(f"item {position}: {for_terminal(refusals[position])}", file=sys.stderr)
     failed = len(refusals)
-    outcomes = [
-        (w, r.status, r.alias.entry_id if r.alias else None, r.reason)
-        for w, r in zip(wanted, results, strict=True)
-    ]
+    outcomes = [(w, r.status, r.alias.entry_id if r.alias else None, r.reason) for w, r in done]
 
     added = unchanged = 0
     moved: Counter[int] = Counter()  # server -> its lines not added: its terms changed meanwhile
@@ -566,9 +630,9 @@ def run_import(args: argparse.Namespace) -> int:
             print(f"{want.describe()}: {AT_ALIAS_CAP}", file=sys.stderr)
     for scope, lines in moved.items():
         print(
-            f"guild {scope}: its terms changed while this file was checked (the bot wrote one), "
-            f"so {lines:,} of its lines {'was' if lines == 1 else 'were'} not added: run the "
-            "import again",
+            f"guild {scope}: its terms changed while this file was checked, and again as it was "
+            f"checked once more (the bot writing them), so {lines:,} of its lines "
+            f"{'was' if lines == 1 else 'were'} not added: run the import again",
             file=sys.stderr,
         )
     print(
@@ -610,6 +674,8 @@ def run_backup(args: argparse.Namespace) -> int:
     if isinstance(path, str):  # PostgreSQL makes its own consistent copies
         from .postgres.backend import backup_advice
 
+        if said := _unusable_url(args, path):
+            return _fail(said)
         return _fail(backup_advice(without_password(path), str(args.path)))
     size = said_size(path.stat().st_size)
     try:
@@ -630,6 +696,8 @@ def run_restore(args: argparse.Namespace) -> int:
     if isinstance(location, str):  # PostgreSQL restores its own dumps
         from .postgres.backend import restore_advice
 
+        if said := _unusable_url(args, location):
+            return _fail(said + unchanged)
         advice = restore_advice(
             without_password(location), str(args.backup), sqlite=is_sqlite_file(args.backup)
         )

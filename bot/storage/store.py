@@ -789,7 +789,13 @@ class Store:
             wait=wait,
             shard_count=shard_count,
             application_id=application_id,
+            turned=self._health_turned,
         )
+
+    def claims_lost(self) -> str | None:
+        """Why this process's shard claims are not held now though it runs (the health check;
+        see `Backend.claims_lost`)."""
+        return self._backend.claims_lost()
 
     async def can_write(self) -> bool:
         """True if a write reaches the database now (the metrics' gauge); never raises."""
@@ -804,6 +810,11 @@ class Store:
             await self._write(count_queries.touch, probe=True)
         except StorageError as exc:
             return said_of(exc, self.location)
+        if self._failed_flushes >= UNWRITTEN_FLUSHES and not self._pending.is_empty():
+            # The probe went through: the flushes' failure may be older than it (the database
+            # back after an outage). The counts are written now rather than said unwritten the
+            # second the flush loop writes them; a failure now is the one said.
+            await self.flush()
         failure = self._flush_failure
         waiting = not self._pending.is_empty()
         if self._failed_flushes >= UNWRITTEN_FLUSHES and failure is not None and waiting:

@@ -89,6 +89,35 @@ async def test_an_alias_answers_at_once_in_its_own_server_only(
     assert [o["value"] for o in selects(listing)[0]["options"]] == ["kv-cache"]
 
 
+async def test_a_card_found_by_an_alias_in_a_question_names_the_alias_not_the_question(
+    scene: Scene, bot: GlossaryBot
+) -> None:
+    """outsider72: a mention "what is zorbrag?" said it matched "what is zorbrag?" as this
+    server's alias. The footer names the alias as stored, in /define and mentions alike; a
+    card opened from Explain terms' menu was picked, not matched (failed before polish72)."""
+    fake = scene.fake
+    await add(scene, scene.moderator, "Zorb Rag", "kv-cache")
+    said = 'matched "zorb rag" as this server\'s alias'
+
+    _, card = await define(fake, scene.alice, "what is a ZORB RAG?", scene.channel)
+    assert (embed_of(card)["title"], said in footer(card)) == ("KV Cache", True)
+    await fake.user_message(scene.alice, scene.channel, f"{fake.bot.mention} what is zorb rag?")
+    card = await fake.wait_for_channel_message(scene.channel)
+    assert (embed_of(card)["title"], said in footer(card)) == ("KV Cache", True)
+    _, card = await define(fake, scene.alice, "zorb rag", scene.channel)  # as before
+    assert said in footer(card)
+
+    message = await fake.user_message(scene.bob, scene.channel, "is the zorb rag full again?")
+    listing = await (
+        await fake.message_command(scene.alice, "Explain terms", message)
+    ).final_message()
+    [menu] = selects(listing)
+    pick = await fake.select(scene.alice, listing, menu["custom_id"], ["kv-cache"])
+    card = await pick.final_message()
+    assert embed_of(card)["title"] == "KV Cache"
+    assert "matched" not in footer(card)
+
+
 @pytest.mark.parametrize(
     ("alias", "term", "answer"),
     [

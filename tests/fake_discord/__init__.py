@@ -42,7 +42,12 @@ custom_id, values)``; ``message_command(user, "Explain terms", target_message)``
 ``user_command(user, name, target_user, channel=)``; ``submit_modal(user, handle_that_opened_it,
 {"input_custom_id": "text"})``. A command the member may not see (``default_member_permissions``)
 gives a handle with ``refused`` set. ``handle.followups(n)`` waits for n follow-ups.
-``raw_interaction(payload)`` sends a hand-built payload (``interactions.base_payload``) as it is,
+An option's value is held to the lengths its command registered as discord.py sent them
+(a string's ``min_length``/``max_length``, 0..6,000 without them: ValueError, as the client
+will not send it), and a registration past the spec's bounds (``min_length`` 0..6,000,
+``max_length`` 1..6,000, the least no more than the most) is refused; an autocomplete's choice
+whose value falls outside the focused option's lengths is refused as an invalid form body (it
+would be sent as that option's value). ``raw_interaction(payload)`` sends a hand-built payload (``interactions.base_payload``) as it is,
 for what Discord itself should never send; ``redeliver(handle)`` sends an interaction already
 delivered once more (the same payload, a new sequence number), as Discord replaying an event.
 

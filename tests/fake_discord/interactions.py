@@ -171,6 +171,23 @@ def command_data(
     return data
 
 
+def focused_option(command: JSON, data: JSON) -> JSON | None:
+    """The option of registered ``command`` an autocomplete's ``data`` is typing into (through
+    its subcommands), as registered; None if none is focused."""
+    schema: list[JSON] = command.get("options") or []
+    given: list[JSON] = data.get("options") or []
+    while given:
+        focused = next((o for o in given if o.get("focused")), None)
+        if focused is not None:
+            return next((o for o in schema if o["name"] == focused["name"]), None)
+        sub = next((o for o in given if o["type"] in (SUB_COMMAND, SUB_COMMAND_GROUP)), None)
+        if sub is None:
+            return None
+        schema = next((o.get("options") or [] for o in schema if o["name"] == sub["name"]), [])
+        given = sub.get("options") or []
+    return None
+
+
 def _options(
     schema: Sequence[JSON],
     given: Mapping[str, OptionValue],

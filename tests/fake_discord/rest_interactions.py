@@ -24,7 +24,13 @@ from .handles import (
     UPDATE_MESSAGE,
     InteractionHandle,
 )
-from .interactions import APPLICATION_COMMAND, AUTOCOMPLETE, MESSAGE_COMPONENT, MODAL_SUBMIT
+from .interactions import (
+    APPLICATION_COMMAND,
+    AUTOCOMPLETE,
+    MESSAGE_COMPONENT,
+    MODAL_SUBMIT,
+    focused_option,
+)
 from .messages import CHAT_INPUT_COMMAND, CONTEXT_MENU_COMMAND, DEFAULT, build_message, edited_copy
 from .records import CallRecord
 from .responses import (
@@ -208,6 +214,14 @@ def _record(
     return reply
 
 
+def _typed_into(fake: FakeDiscord, handle: InteractionHandle) -> JSON | None:
+    """The registered option an autocomplete interaction types into, if it is still there."""
+    data = handle.payload.get("data") or {}
+    scope = int(data["guild_id"]) if "guild_id" in data else None
+    command = fake.registry.get(scope, int(data.get("id", 0)))
+    return None if command is None else focused_option(command, data)
+
+
 async def _initial_response(
     fake: FakeDiscord,
     refuse: Refuse,
@@ -234,7 +248,7 @@ async def _initial_response(
     if kind in (CHANNEL_MESSAGE, UPDATE_MESSAGE):
         errors = check_message(data)
     elif kind == AUTOCOMPLETE_RESULT:
-        errors = check_autocomplete_result(data)
+        errors = check_autocomplete_result(data, _typed_into(fake, handle))
     elif kind == MODAL:
         errors = check_modal(data)
     else:

@@ -42,6 +42,7 @@ CHOICE_NAME_MAX = 100
 CHOICE_VALUE_MAX = 100
 COMMAND_DESCRIPTION_MAX = 100
 COMMAND_OPTIONS_MAX = 25
+STRING_OPTION_LENGTH_MAX = 6000  # a string option's min_length (0..) and max_length (1..)
 CHAT_INPUT_COMMANDS_MAX = 100
 CONTEXT_MENU_COMMANDS_MAX = 15  # per type (USER, MESSAGE)
 # Modals
@@ -341,13 +342,25 @@ def _check_select(errors: _Errors, path: Path, select: Mapping[str, Any]) -> Non
 # --- interaction callbacks ------------------------------------------------------------------
 
 
-def check_autocomplete_result(data: Mapping[str, Any] | None) -> list[FieldError]:
+def check_autocomplete_result(
+    data: Mapping[str, Any] | None, option: Mapping[str, Any] | None = None
+) -> list[FieldError]:
+    """An AUTOCOMPLETE_RESULT's choices; for the focused string `option` (as registered), each
+    value within its min_length..max_length too: a choice picked is sent as the option's value,
+    which Discord refuses past them (the client would not let it be typed)."""
     errors = _Errors()
     choices = (data or {}).get("choices")
     if not isinstance(choices, list):
         errors.add(("data", "choices"), "BASE_TYPE_REQUIRED", "This field is required")
         return errors
     errors.extend(_check_choices(("data", "choices"), choices))
+    if option is not None and option.get("type") == 3:  # STRING
+        low = option.get("min_length") or 0
+        high = option.get("max_length") or STRING_OPTION_LENGTH_MAX
+        for i, choice in enumerate(choices):
+            value = choice.get("value")
+            if isinstance(value, str) and not low <= len(value) <= high:
+                errors.length_between(("data", "choices", i, "value"), value, low, high)
     return errors
 
 
@@ -499,6 +512,22 @@ def check_command(command: Mapping[str, Any], path: Path = ()) -> list[FieldErro
     return errors
 
 
+def _check_string_lengths(errors: _Errors, path: Path, option: Mapping[str, Any]) -> None:
+    """A string option's declared lengths, as the OpenAPI spec bounds them (min_length 0..6000,
+    max_length 1..6000), the least no more than the most."""
+    low, high = option.get("min_length"), option.get("max_length")
+    if low is not None and not (isinstance(low, int) and 0 <= low <= STRING_OPTION_LENGTH_MAX):
+        errors.add((*path, "min_length"), "NUMBER_TYPE_MAX", "Must be between 0 and 6000.")
+    if high is not None and not (isinstance(high, int) and 1 <= high <= STRING_OPTION_LENGTH_MAX):
+        errors.add((*path, "max_length"), "NUMBER_TYPE_MAX", "Must be between 1 and 6000.")
+    if isinstance(low, int) and isinstance(high, int) and low > high:
+        errors.add(
+            (*path, "min_length"),
+            "APPLICATION_COMMAND_OPTION_LENGTH_INVALID",
+            "min_length must be less than or equal to max_length",
+        )
+
+
 def _check_option_name(errors: _Errors, path: Path, name: object) -> None:
     if not isinstance(name, str) or not COMMAND_NAME.match(name) or name != name.lower():
         errors.add(
@@ -550,6 +579,7 @@ def _check_options(
                 )
         else:
             optional_seen = True
+        _check_string_lengths(errors, here, option)
         choices = option.get("choices") or []
         errors.extend(_check_choices((*here, "choices"), choices))
         if choices and option.get("autocomplete"):

@@ -46,6 +46,30 @@ async def test_26_autocomplete_choices_are_rejected(scene: Scene, bot: TinyBot) 
     assert kinds(scene.fake) == ["invalid_form_body"]
 
 
+async def test_a_choice_past_its_options_declared_length_is_rejected(
+    scene: Scene, bot: TinyBot
+) -> None:
+    """product72: the option is registered as discord.py sends it (min_length 2, max_length 5);
+    a value typed past them is the client's to refuse (ValueError), and a choice the bot offers
+    past them, which would be sent as that value, is refused as an invalid form body."""
+    [capped] = [c for c in scene.fake.commands() if c["name"] == "capped"]
+    [option] = capped["options"]
+    assert (option["min_length"], option["max_length"]) == (2, 5)
+    for typed in ("x", "sixsix"):
+        with pytest.raises(ValueError, match=r"length must be within 2\.\.5"):
+            await scene.fake.slash(scene.alice, "capped", {"q": typed}, channel=scene.channel)
+    said = await scene.fake.slash(scene.alice, "capped", {"q": "fiver"}, channel=scene.channel)
+    assert (await said.final_message())["content"] == "fiver"
+    handle = await scene.fake.autocomplete(
+        scene.alice, "capped", {"q": ""}, focused="q", channel=scene.channel
+    )
+    await handle.wait_for(lambda h: h.records or None)
+    errors = handle.records[0].response["errors"]["data"]["choices"]
+    assert list(errors) == ["1"], errors  # "sixsix"; "short" fits
+    assert errors["1"]["value"]["_errors"][0]["code"] == "BASE_TYPE_BAD_LENGTH"
+    assert kinds(scene.fake) == ["invalid_form_body"]
+
+
 async def test_second_initial_response_is_rejected(scene: Scene, bot: TinyBot) -> None:
     handle = await scene.fake.slash(scene.alice, "twice", channel=scene.channel)
     await handle.wait_for(lambda h: len(h.records) == 2 or None)

@@ -300,6 +300,19 @@ def option(name: str, *, required: bool = False, **extra: Any) -> JSON:
             "description",
             "APPLICATION_COMMAND_DESCRIPTION_INVALID",
         ),
+        # product72: a string option's declared lengths (the OpenAPI spec's bounds)
+        (
+            command(options=[option("a", max_length=6001)]),
+            "options.0.max_length",
+            "NUMBER_TYPE_MAX",
+        ),
+        (command(options=[option("a", max_length=0)]), "options.0.max_length", "NUMBER_TYPE_MAX"),
+        (command(options=[option("a", min_length=-1)]), "options.0.min_length", "NUMBER_TYPE_MAX"),
+        (
+            command(options=[option("a", min_length=5, max_length=4)]),
+            "options.0.min_length",
+            "APPLICATION_COMMAND_OPTION_LENGTH_INVALID",
+        ),
     ],
 )
 def test_command_registration_limits(cmd: JSON, where: str, code: str) -> None:

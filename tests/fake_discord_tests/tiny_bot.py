@@ -269,6 +269,16 @@ def _add_commands(bot: TinyBot) -> None:
     async def many(interaction: discord.Interaction, q: str) -> None:
         await interaction.response.send_message(q)
 
+    async def too_long(
+        interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        return [app_commands.Choice(name=name, value=name) for name in ("short", "sixsix")]
+
+    @tree.command(description="Autocompletes a value past its option's 5 characters")
+    @app_commands.autocomplete(q=too_long)
+    async def capped(interaction: discord.Interaction, q: app_commands.Range[str, 2, 5]) -> None:
+        await interaction.response.send_message(q)
+
     @tree.command(description="Responds twice")
     async def twice(interaction: discord.Interaction) -> None:
         await interaction.response.send_message("once")

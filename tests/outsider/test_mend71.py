@@ -182,8 +182,9 @@ def test_an_alias_import_as_the_bot_writes_a_term_of_its_name_adds_nothing(
 ) -> None:
     """The bot writes the server's term Zorblax after the import checked "zorblax" for RAG
     against the server's terms as read, before its write: added before (failed: exit 0,
-    "added 1"), beside the term of that name. Now none of the server's lines is added, one line
-    says why; run again, the line is refused naming the term."""
+    "added 1"), beside the term of that name. Now none of the server's lines is added by that
+    write; checked again against the term (product72), the line is refused naming it, as it is
+    when run again."""
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("GLOSSARY_PATHS", "")
     term = ServerTerm(
@@ -198,9 +199,9 @@ def test_an_alias_import_as_the_bot_writes_a_term_of_its_name_adds_nothing(
     monkeypatch.setattr(Store, "import_aliases", raced)
     status, said = _import(tmp_path, capsys, database, ("zorblax", "rag"))
     assert status == 1, said
+    # product72: the server's lines checked and written once more, against the term written
     assert said.splitlines() == [
-        "guild 5: its terms changed while this file was checked (the bot wrote one), so 1 of "
-        "its lines was not added: run the import again",
+        "item 1: “zorblax” already names Zorblax in the glossary.",
         "added 0, already present 0, refused 1",
     ], said
     monkeypatch.undo()

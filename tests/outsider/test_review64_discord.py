@@ -146,6 +146,11 @@ async def test_a_title_of_markdown_signs_at_the_cap_shows_its_card(
         values = {**TERM, "title": title, "other_names": "", "related": ""}
         added = await add_term(scene, values)
         assert added["content"].startswith("Added"), added["content"][:200]
-        _, card = await define(scene.fake, scene.alice, title, scene.channel)
+        # /define's box takes 100 characters (product72): the title as autocomplete offers it.
+        typed = await scene.fake.autocomplete(
+            scene.alice, "define", {"term": title[:100]}, focused="term", channel=scene.channel
+        )
+        [first, *_] = await typed.choices()
+        _, card = await define(scene.fake, scene.alice, first["value"], scene.channel)
         assert card["embeds"], card["content"][:300]
         assert len(embed_of(card)["title"]) <= 256, embed_of(card)["title"]

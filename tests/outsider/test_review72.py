@@ -124,7 +124,8 @@ async def test_the_first_menu_picked_after_edit_again_changed_the_title_saves_on
     assert len(terms) == 1, (terms, one, two)
     assert (
         one["content"]
-        == f"Added **{terms[0].title}** in this server's glossary: `/define {terms[0].title}`."
+        == f"Added **{terms[0].title}** in this server's glossary, under **{terms[0].category}**: "
+        f"`/define {terms[0].title}`."
     ), one
     assert two["content"] == one["content"], two  # the save's answer again
 
@@ -200,9 +201,10 @@ def test_an_alias_import_of_5000_lines_holds_back_only_the_server_whose_terms_mo
     database: str,  # noqa: F811  (the fixture imported above)
 ) -> None:
     """5,000 lines for five servers (1,000 each, their alias cap), interleaved; the bot writes a
-    term in server 5 between the import's check and its write: none of server 5's lines is added
-    (one line says so), all the others' are; run again, server 5's are added, the others' are
-    "already present"."""
+    term in server 5 between the import's check and its write, and again before its second check
+    (product72 checks a moved server once more): none of server 5's lines is added (one line says
+    so), all the others' are; run again, server 5's are added, the others' are "already
+    present"."""
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("GLOSSARY_PATHS", "")
     entries = ["rag", "kv-cache", "lora-qlora", "embeddings", "quantization"]
@@ -212,11 +214,15 @@ def test_an_alias_import_of_5000_lines_holds_back_only_the_server_whose_terms_mo
     ]
     file = tmp_path / "aliases.json"
     file.write_text(json.dumps(items), encoding="utf-8")
-    term = ServerTerm(id="qxkalo", title="Qxkalo", definition="Ours.", category="Fundamentals")
     real = Store.import_aliases
+    written: list[ServerTerm] = []
 
     async def raced(self: Store, *args: Any, **kwargs: Any) -> Any:
-        await change_terms(self, 5, lambda *_: (TermChange(put=(term,)), None), 4242)
+        name = f"Qxkalo{len(written)}"
+        written.append(
+            ServerTerm(id=name.lower(), title=name, definition="Ours.", category="Fundamentals")
+        )
+        await change_terms(self, 5, lambda *_: (TermChange(put=(written[-1],)), None), 4242)
         return await real(self, *args, **kwargs)
 
     monkeypatch.setattr(Store, "import_aliases", raced)
@@ -224,9 +230,11 @@ def test_an_alias_import_of_5000_lines_holds_back_only_the_server_whose_terms_mo
     said = capsys.readouterr()
     lines = (said.err + said.out).splitlines()
     assert status == 1, lines
+    assert len(written) == 2, written  # the first call and product72's second check of guild 5
     assert lines == [
-        "guild 5: its terms changed while this file was checked (the bot wrote one), so 1,000 "
-        "of its lines were not added: run the import again",
+        "guild 5: its terms changed while this file was checked, and again as it was checked "
+        "once more (the bot writing them), so 1,000 of its lines were not added: run the import "
+        "again",
         "added 4,000, already present 0, refused 1,000",
     ], lines
     monkeypatch.setattr(Store, "import_aliases", real)

@@ -37,9 +37,9 @@ async def test_a_servers_read_looks_for_mismatches_off_the_loop_and_not_again_un
     looked: list[tuple[str, int]] = []  # (thread, how many terms)
     real = alias_cache.find_mismatches
 
-    def recorded(local: Any, glossary: Any) -> Any:
+    def recorded(local: Any, glossary: Any, readings: Any = None) -> Any:
         looked.append((threading.current_thread().name, len(local.terms)))
-        return real(local, glossary)
+        return real(local, glossary, readings)
 
     monkeypatch.setattr(alias_cache, "find_mismatches", recorded)
     guild = scene.guild.id

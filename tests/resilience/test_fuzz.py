@@ -16,6 +16,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from bot import limits
 from bot.aliases import check_alias
 from bot.discord_app.app import GlossaryBot
 from bot.discord_app.errors import error_reply
@@ -166,7 +167,12 @@ async def test_define(
     scene: Scene, bot: GlossaryBot, store: Store, glossary: Glossary, text: str
 ) -> None:
     fake = scene.fake
-    term = fill(text, scene)
+    # As much as Discord's client lets a member type in the box (its declared 1-100).
+    term = fill(text, scene)[: limits.DEFINE_TERM]
+    if not term:
+        with pytest.raises(ValueError, match="length must be within"):
+            await fake.slash(scene.alice, "define", {"term": term}, channel=scene.channel)
+        return
     handle = await fake.slash(scene.alice, "define", {"term": term}, channel=scene.channel)
     message = await handle.final_message()
     if message["embeds"]:

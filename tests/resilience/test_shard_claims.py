@@ -15,7 +15,11 @@ from pathlib import Path
 import asyncpg
 import pytest
 
+from bot.storage import Store
+from tests.conftest import TEST_DATABASE_URL
 from tests.multiprocess.test_shards import TERMS, World, world
+from tests.polling import eventually
+from tests.storage.conftest import fresh_schema
 
 from .botproc import BotProcess
 
@@ -171,3 +175,34 @@ async def test_a_process_without_shard_count_claims_the_shards_discord_recommend
             await answers_on(w, [0, 1, 2, 3])  # the first never noticed
             assert await whole.stop() == 0, whole.output
         assert "Discord recommends 4 shards (SHARD_COUNT is not set)" in whole.output
+
+
+async def test_health_says_the_claims_are_not_held_until_they_are_taken_again() -> None:
+    """outsider72 (B5): back from an outage, `health` turned healthy a second before the shard
+    claims were taken again, though a process with overlapping SHARD_IDS was not refused
+    meanwhile. The claims' session ended while the database answers: `claims_lost` (which
+    `health` says) names it until they are claimed again, and the heartbeat is told at each
+    turn (failed before polish72: there was no such state)."""
+    async with fresh_schema(TEST_DATABASE_URL) as url:
+        store = await Store.open(url, flush_interval=None)
+        turns = 0
+
+        def turned() -> None:
+            nonlocal turns
+            turns += 1
+
+        store.on_writable_turned = turned
+        try:
+            async with store.claim_shards([0, 1], holder="polish72 claims", wait=0, shard_count=2):
+                assert store.claims_lost() is None
+                assert await end_sessions(url, "polish72 claims") == 1
+                await eventually(lambda: store.claims_lost() is not None, "the claims said lost")
+                assert await store.why_not_writable() is None  # only the claims are amiss
+                assert "overlapping SHARD_IDS is not refused" in (store.claims_lost() or "")
+                await eventually(
+                    lambda: store.claims_lost() is None, "the claims taken again", within=30
+                )
+                assert turns == 2
+            assert store.claims_lost() is None
+        finally:
+            await store.close()

@@ -86,11 +86,6 @@ STILL_FAILING: set[str] = {
     "our support bot drafts replies to refund requests, but before anything over a hundred"
     " dollars goes out a person on the team reviews it and can approve, edit or reject it, and"
     " their decisions feed back into improving the bot, is there a name for this setup",
-    # a card on main that long71's clause vote lost: the first still first, its score under the card
-    "I asked the assistant for sources on a history question and it gave me five references "
-    "with authors, journals and page numbers, looked totally legit, and when I searched none "
-    "of them exist, it just confidently invented them, my teacher says it's a known problem "
-    "with these models",
 }
 PROBES = ProbeFile("desc68_probes.tsv", STILL_FAILING)
 

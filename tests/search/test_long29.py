@@ -30,10 +30,6 @@ STILL_FAILING = {
     "before the model writes its first word it runs the whole prompt through every layer in one "
     "big parallel pass, filling the attention memory for all those tokens at once, and that part "
     "is limited by raw compute rather than by memory bandwidth",
-    # Teacher Forcing first, lead 0.026 over Next-Token Prediction
-    "during training we feed the decoder the real previous word from the reference text at every "
-    "position instead of whatever it predicted itself, so all positions can be trained in "
-    "parallel, even though at generation time it has to live with its own mistakes",
     # ("the model does great on the examples it was trained on ...": carded since asked40,
     # Validation Loss's phrasing of the symptom rewritten)
 }

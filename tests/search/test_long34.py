@@ -29,11 +29,6 @@ STILL_FAILING = {
     " hospital, and you try to work out whether that exact record was part of its training data,"
     " usually by looking at how unusually confident the model is on it compared to records it"
     " never saw",
-    # both stages put Embeddings first, but at cosine 0.481, under `LONG_COSINE`
-    "each word or sentence gets turned into a long list of numbers, a point in some space with"
-    " hundreds of directions, and the nice thing is that things with a similar meaning end up"
-    " close to each other, so king and queen sit near each other while banana is somewhere far"
-    " away",
     # the description stage's first; the meaning's third (Zero Redundancy Optimizer first)
     # still fails
     "instead of updating the weights after every single example we group, say, thirty-two or "

@@ -18,11 +18,6 @@ STILL_FAILING = {
     " some randomness turned on, then look at the final answers they arrived at and simply go"
     " with the answer that comes up most often, which tends to be right more often than any"
     " single attempt",
-    # a card on main that long71's clause vote lost: the first still first, its score under the card
-    "the same paragraph of english might become a hundred pieces while the same paragraph in "
-    "another language with a different script becomes three hundred, so speakers of that "
-    "language pay more per sentence, wait longer and fit less into the window, all because of"
-    " how words get cut up",
 }
 PROBES = ProbeFile("long35_probes.tsv", STILL_FAILING)
 

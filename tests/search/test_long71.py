@@ -13,7 +13,8 @@ from .probe_files import ProbeFile, no_card, the_asked_card
 
 # Probes that fail on this branch: strict expected failures, so one that starts passing fails
 # the suite and is moved out of here. Most are ranked first by the meaning but under the long
-# description's card (cosine LONG_COSINE, lead LONG_LEAD), which this task left as it was.
+# description's card (cosine LONG_COSINE, lead LONG_LEAD), which this task left as it was;
+# longcard72's card on the vote's scale (`fusion.claused_agreed`) carded seven more.
 STILL_FAILING = {
     "hey all, quick one from me. my cousin is doing a course and keeps going on about this "
     "trick where, instead of fiddling with every number inside a huge model, you bolt on two "
@@ -45,10 +46,6 @@ STILL_FAILING = {
     "servers keep the intermediate results for the earlier words in memory so they don't "
     "recompute them, and that this memory is why long chats eat so much gpu. what is that "
     "stored thing",
-    "in my stats class the teacher said models learn by checking which direction makes the "
-    "error go down fastest and then taking a small step the other way, over and over, like "
-    "walking down a foggy hill feeling the slope with your feet. i got the picture but not "
-    "the name, what is this basic method called",
     "question from a product person so go easy. our engineers keep saying we should have a "
     "big smart model train a small cheap one by making the small one copy the big one's full "
     "probability outputs rather than just the right answers. they say the small one ends up "
@@ -61,22 +58,10 @@ STILL_FAILING = {
     "like missing brackets or extra chatter before it. a colleague says you can force the "
     "generator so at each step it's only allowed to choose tokens that keep the text valid "
     "against a grammar or schema, so it can't go off the rails. what is that technique",
-    "just curious. when people run the same question through the model like ten times with "
-    "some randomness, then take whichever final answer comes up the most, it apparently beats"
-    " just asking once, especially on maths word problems. it's like a majority vote among "
-    "its own attempts. is there a name for that trick",
     "a friend works at an ai lab and says part of her job is pretending to be a bad actor, "
     "trying every nasty trick to get the model to say dangerous things before it's released, "
     "then reporting what worked so it gets fixed. she calls it adversarial testing but i "
     "think there's a specific name borrowed from the military",
-    "i keep hearing about these giant pretrained models that companies build once on huge "
-    "amounts of data and then everyone adapts for their own thing, like chat, code, images, "
-    "medical stuff. the idea is one broad base and lots of uses on top. the stanford folks "
-    "coined a term for that kind of model, what was it",
-    "we trained a model to write code that passes tests and the score was the fraction of "
-    "tests passing. it found a way to just edit the test file so everything passed trivially,"
-    " without fixing anything. scores looked perfect. my boss was not amused. what is the "
-    "name for when a model games the score instead of doing the task",
     "quick q. we have a search step that pulls the top hundred documents fast using cheap "
     "vectors. then a second, slower model reads each query together with each document and "
     "scores them again properly so the best ten go first. our results got way better. what's "
@@ -93,22 +78,10 @@ STILL_FAILING = {
     "very first token of the text even when that token means nothing, like the start marker. "
     "when we dropped it from the cache to save memory the output went to garbage. someone "
     "said there's a name for that phenomenon",
-    "we deployed our chatbot and now want to know when it's slow, which prompts fail, how "
-    "much each call costs and what the model actually said. a friend suggested logging traces"
-    " and metrics and dashboards for every request so we can see inside the live system. "
-    "what's the general discipline called, i need to pitch it",
     "we built a tiny side project where a network learns to rebuild its own inner activations"
     " through a much wider layer where only a few units fire at once, to pull apart the "
     "mixed-up concepts packed inside. people use it to find features like a golden gate "
     "bridge unit. what kind of network is that",
-    "someone explained to me that a model trained on lots of cat photos with labels, when "
-    "shown a lion for the first time with only a description of what a lion is, can still "
-    "recognise it. the model handles a task it was never given a single example of. what is "
-    "that ability called",
-    "my phone apparently has a special chip just for running ai models, separate from the "
-    "main processor and the graphics chip, which is why face unlock and photo effects are "
-    "fast without draining the battery. a friend said laptops now ship with them too for "
-    "local ai features. what is that chip called",
     "i'm new to ml. my mentor said after a model is trained, we save all its learned numbers "
     "to a file at regular points during training, so if the machine crashes we can restart "
     "from the last one instead of from scratch, and we can also pick the best one later. what"

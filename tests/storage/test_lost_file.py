@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from bot.storage import AddAliasStatus, StorageUnavailable, Store
+from bot.storage.store import UNWRITTEN_FLUSHES
 
 from .conftest import OpenStore, query, stored_lookups, write_file
 
@@ -208,3 +209,22 @@ async def test_a_restored_backup_is_taken_up_once_when_writes_arrive_together(
     assert query(nested_db, "SELECT key FROM aliases ORDER BY key") == [("kept",), ("new",)]
     assert stored_lookups(nested_db) == 1
     assert lines_naming(caplog, nested_db) == [("WARNING", RESTORED.format(nested_db))]
+
+
+async def test_health_back_after_an_outage_writes_the_waiting_counts_rather_than_say_them_unwritten(
+    open_store: OpenStore, nested_db: Path
+) -> None:
+    """outsider72 (B5): the database back after flushes failed, `health` said once more
+    "lookup counts cannot be written (…); they wait in memory", the second the flush loop wrote
+    them: the failure was older than the probe that had just gone through. The health check now
+    writes them then and is healthy (failed before polish72: it said them unwritten)."""
+    store = await open_store(nested_db)
+    shutil.rmtree(nested_db.parent)
+    store.record_lookup(1, "rag")
+    for _ in range(UNWRITTEN_FLUSHES):
+        assert not await store.flush()
+    assert (await store.why_not_writable() or "").startswith("the database file is gone")
+
+    nested_db.parent.mkdir()
+    assert await store.why_not_writable() is None
+    assert stored_lookups(nested_db) == 1  # written by the health check, none left waiting

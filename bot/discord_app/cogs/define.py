@@ -18,6 +18,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import limits
 from bot.cards.embed import card_title
 from bot.discord_app import metrics as observe
 from bot.discord_app.choices import fitted_choices
@@ -458,7 +459,12 @@ class DefineCog(commands.Cog):
     @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
     @app_commands.allowed_installs(guilds=True, users=False)
     @lookup_limit
-    async def define(self, interaction: Interaction, term: str, private: bool = False) -> None:
+    async def define(
+        self,
+        interaction: Interaction,
+        term: app_commands.Range[str, 1, limits.DEFINE_TERM],
+        private: bool = False,
+    ) -> None:
         started = self.bot.arrivals.sent_at(interaction)
         state = self.state
         scope = interaction.guild_id or DM_SCOPE

@@ -45,6 +45,7 @@ from bot.discord_app.items import (
     edit_again_button,
     submitted_values,
     suggest_button,
+    suggestion_refusal,
     typed_back,
 )
 from bot.discord_app.replies import (
@@ -59,7 +60,6 @@ from bot.discord_app.term_drafts import Draft, DraftUnread
 from bot.glossary.keys import compact
 from bot.glossary.lookalikes import glossary_name_alike, same_name
 from bot.glossary.models import Entry
-from bot.glossary.name_rules import name_refusal
 from bot.glossary.server_terms import ServerTerm, TermDraft
 from bot.search.local import LocalGlossary
 from bot.search.query import read_alone
@@ -213,7 +213,7 @@ async def own_waiting(store: Store, scope: int, user_id: int, title: str) -> str
 
 def name_refused(title: str) -> str | None:
     """Why no term may be named `title` (a mention, a link, Discord markup), or None."""
-    refusal = name_refusal(title, "A term's name")
+    refusal = suggestion_refusal(title)
     return None if refusal is None else f"{refusal} Nothing was queued."
 
 

@@ -94,7 +94,7 @@ from bot.glossary.server_terms import (
     dangling_after_removal,
     overlay_target,
 )
-from bot.search.query import read_alone
+from bot.search.query import only_framing, read_alone
 from bot.storage import StorageError, Store, StoredDraft, Suggestion, SuggestionDecided
 from bot.term_import import REPORT_LISTED, describe, import_terms, server_import_cap, too_big
 from bot.term_storage import (
@@ -1144,7 +1144,9 @@ def plan_save(
                 )
             ]
         )
-    checked = check_draft(draft.typed, bundled, current, editing=editing, read_as=read_alone)
+    checked = check_draft(
+        draft.typed, bundled, current, editing=editing, read_as=read_alone, framing=only_framing
+    )
     errors = [p for p in checked.problems if p.severity == "error"]
     if checked.term is None or errors:
         return refuse(errors)
@@ -1168,11 +1170,14 @@ def plan_save(
         text = f"Nothing changed: **{echo_name(term.title)}** already reads as the form does."
         return None, problems_text(warnings, text + "\nNote:") if warnings else text
     verb = "Saved" if editing else "Added"
+    target = overlay_target(term, bundled)
+    # A new term's category is the moderator's choice (the option or the refusal's menu, which
+    # the form never shows): say where it went. A wording of a bundled entry takes that one's.
+    under = f", under **{term.category}**" if not editing and target is None else ""
     text = (
-        f"{verb} **{echo_name(term.title)}** in this server's glossary: "
+        f"{verb} **{echo_name(term.title)}** in this server's glossary{under}: "
         f"`/define {in_code(term.title)}`."
     )
-    target = overlay_target(term, bundled)
     if target is not None:  # its card changes for every member: say so
         text += (
             f" It is this server's wording of **{echo_name(target.title)}**, whose card now leads "

@@ -42,6 +42,11 @@ class SemanticIndex:
         self.base = base  # searched beside these rows (the bundled glossary under a server's)
         self._basis: Vectors | None = None
         self._reduced: Vectors | None = None
+        # Where each entry's rows start, when they run together (`embed_entries` writes them in
+        # entry order): an entry's best row is then one `maximum.reduceat` over its run, 0.3 ms
+        # less a long message than an unbuffered `maximum.at` a row; the same maxima (cost72)
+        starts = np.flatnonzero(np.diff(owners, prepend=-1)) if len(owners) else owners
+        self._runs = (starts, owners[starts]) if len(starts) == len(np.unique(owners)) else None
         if len(self.vectors) >= PREFILTER_ROWS:
             self._basis = _principal_axes(self.vectors, PREFILTER_DIMENSIONS)
             self._reduced = np.ascontiguousarray(self.vectors @ self._basis)
@@ -103,7 +108,11 @@ class SemanticIndex:
         """Each entry's best row's cosine with each query: one row a query, one column an entry
         position (-1 where a position has no rows)."""
         best = np.full((self._positions(), len(queries)), -1.0, dtype=np.float32)
-        if len(self.vectors):
+        if len(self.vectors) and self._runs is not None:
+            starts, owners = self._runs
+            rows = np.maximum.reduceat(self.vectors @ queries.T, starts, axis=0)
+            best[owners] = np.maximum(rows, best[owners])
+        elif len(self.vectors):
             np.maximum.at(best, self.owners, self.vectors @ queries.T)
         if self.base is not None:
             below = self.base._entry_cosines(queries).T

@@ -21,7 +21,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import asyncpg
 
-from bot.dburl import url_problem, without_password
+from bot.dburl import each_host, url_problem, without_password
 
 from ..backend import Backend, Body, Migrate, Row, Tx, shielded
 from ..errors import ShardsTaken, StorageError, StorageUnavailable
@@ -110,6 +110,7 @@ class PostgresBackend(Backend):
         self._pool = pool
         self._write_lock = asyncio.Lock()
         self._cut_off: asyncio.TimerHandle | None = None  # ends every session at a stop's deadline
+        self._claims_lost: str | None = None  # why the shard claims are not held now
 
     @classmethod
     async def open(cls, url: str, *, connect_timeout: float, migrate: Migrate) -> PostgresBackend:
@@ -125,7 +126,11 @@ class PostgresBackend(Backend):
                 command_timeout=COMMAND_TIMEOUT,
             )
         except Exception as exc:
-            raise as_storage_error(exc, location) from exc
+            said = as_storage_error(exc, location)
+            if isinstance(exc, OSError | TimeoutError) and (hosts := each_host(url)):
+                # asyncpg keeps only the last host's error: each is asked again, at once.
+                said = type(said)(await _each_refusal(hosts, location, connect_timeout))
+            raise said from exc
         try:
             async with pool.acquire() as conn:
                 applied = await apply_migrations(conn, location, migrate=migrate)
@@ -186,6 +191,7 @@ class PostgresBackend(Backend):
         wait: float,
         shard_count: int | None = None,
         application_id: int | None = None,
+        turned: Callable[[], None] | None = None,
     ) -> AsyncIterator[None]:
         """The shards' claims (see `claims`), on a session named `holder` for the others. A
         session ended underneath (the server restarted) takes the claims with it: said loudly,
@@ -227,26 +233,45 @@ class PostgresBackend(Backend):
             if shard_ids is not None
             else "another process for this bot on this database"
         )
-        keeper = asyncio.create_task(self._keep_claims(claim, lost, others))
+        keeper = asyncio.create_task(self._keep_claims(claim, lost, others, turned))
         try:
             yield
         finally:
             keeper.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await keeper
+            self._claims_lost = None
             for conn in held:  # let go, without calling it a loss
                 conn.remove_termination_listener(ended)
                 conn.terminate()
 
-    @staticmethod
+    def claims_lost(self) -> str | None:
+        return self._claims_lost
+
     async def _keep_claims(
-        claim: Callable[[float], Awaitable[None]], lost: asyncio.Event, others: str
+        self,
+        claim: Callable[[float], Awaitable[None]],
+        lost: asyncio.Event,
+        others: str,
+        turned: Callable[[], None] | None,
     ) -> None:
         """Claim the shards again each time their session ends, every RECLAIM_EVERY seconds
         until the database answers; a process that took them meanwhile is said once. `others`:
-        which processes go unrefused meanwhile."""
+        which processes go unrefused meanwhile. `claims_lost` says why until they are held
+        again (`health` is unhealthy meanwhile), `turned` told of each change."""
+
+        def losing(why: str | None) -> None:
+            if why != self._claims_lost:
+                self._claims_lost = why
+                if turned is not None:
+                    turned()
+
         while True:
             await lost.wait()
+            losing(
+                "the database session holding this process's shard claims has ended: "
+                f"{others} is not refused until they are claimed again"
+            )
             log.error(
                 "the database session holding this process's shard claims has ended (the server "
                 "restarted, or someone ended it): %s is not refused until they are claimed "
@@ -264,10 +289,12 @@ class PostgresBackend(Backend):
                     if not told:
                         log.error("cannot claim this process's shards again: %s", exc)
                         told = True
+                    losing(f"cannot claim this process's shards again: {exc}")
                     continue
                 except StorageError:
                     continue  # the database is still away: its pool's lines say so
                 log.info("shard claims taken again: %s is refused again", others)
+                losing(None)
                 break
 
     @contextlib.asynccontextmanager
@@ -357,6 +384,37 @@ def _let_go(connecting: asyncio.Future[asyncpg.Connection]) -> None:
         return
     if connecting.exception() is None:
         connecting.result().terminate()
+
+
+# The hosts of a list named one by one when none could be reached; the rest are counted.
+HOSTS_NAMED = 5
+
+
+async def _each_refusal(hosts: list[tuple[str, str]], location: str, seconds: float) -> str:
+    """ "cannot reach the database at `location`", with what each of its `hosts` (as written,
+    and the URL naming it alone) says when asked again: all at once, within `seconds`."""
+    named = hosts[:HOSTS_NAMED]
+
+    async def asked(url: str) -> str:
+        try:
+            connection = await asyncio.wait_for(_connected(url), max(seconds, 1.0))
+        except TimeoutError:
+            return "no answer in time"
+        except ConnectionRefusedError:
+            return "refused the connection"
+        except OSError as exc:
+            return exc.strerror or str(exc) or type(exc).__name__
+        except Exception as exc:  # it answered: its refusal in the database's words
+            return str(exc) or type(exc).__name__
+        await connection.close()
+        return "answers now"
+
+    said = await asyncio.gather(*(asked(url) for _, url in named))
+    each = "; ".join(f"{host}: {why}" for (host, _), why in zip(named, said, strict=True))
+    more = len(hosts) - len(named)
+    if more:
+        each += f"; and {more} more host{'s' if more > 1 else ''}"
+    return f"cannot reach the database at {location}: no host of its list could be used ({each})"
 
 
 def backup_advice(location: str, dest: str) -> str:

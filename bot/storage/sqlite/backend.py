@@ -117,6 +117,9 @@ class SqliteBackend(Backend):
         # Writes that notice the file replaced at once take it up once: the first reattaches,
         # the others find it done.
         self._reattaching = asyncio.Lock()
+        # A reattach let go of both connections and found no usable database at the path:
+        # reads then wait for one too (`read`).
+        self._unattached = False
         self._looking = asyncio.Lock()
         self._locked_files: list[int] = []  # the run lock's, closed after the connections
 
@@ -140,6 +143,11 @@ class SqliteBackend(Backend):
         return cls(path, writer, reader, identity, busy_timeout=busy_timeout)
 
     async def read(self, body: Body[T]) -> T:
+        if self._unattached:
+            # The reader would open whatever is at the path now: a newer bot's database read as
+            # this one's, or, where none is, an empty file made there, taken up later as a
+            # database put back ("writing … again", not "a new, empty database").
+            await self.ensure_in_place()
         return await self.reader.run(lambda conn: body(SqliteTx(conn)), write=False)
 
     async def write(
@@ -161,8 +169,10 @@ class SqliteBackend(Backend):
         wait: float,
         shard_count: int | None = None,
         application_id: int | None = None,
+        turned: Callable[[], None] | None = None,
     ) -> contextlib.AbstractAsyncContextManager[None]:
-        """A file has one bot: the whole of it, whatever its shards."""
+        """A file has one bot: the whole of it, whatever its shards (held by a file lock,
+        never lost while the process runs: `turned` is never told)."""
         return one_bot_per_file(
             self.location, holder=holder, wait=wait, close_later=self._locked_files
         )
@@ -212,7 +222,9 @@ class SqliteBackend(Backend):
                 )
             try:
                 await self._reattach()
+                self._unattached = False
             except DatabaseLost as exc:
+                self._unattached = True
                 # One line says what is at the path and that writes wait: the counts' flush and
                 # the moderators' refusals do not say it again.
                 if self._lost.starts():

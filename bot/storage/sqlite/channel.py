@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import logging
 import os
+import resource
 import sqlite3
 import stat
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -44,6 +45,36 @@ def _free_bytes(path: str) -> int:
     """Free bytes for the bot's user on the disk holding the database file `path`."""
     disk = os.statvfs(Path(path).resolve().parent)
     return disk.f_bavail * disk.f_frsize
+
+
+def _below_size_limit(path: str) -> tuple[int, int] | None:
+    """This process's file-size limit (`ulimit -f`, a container's) and the bytes left below it
+    by the database file `path` or its write-ahead log, the larger; None when unlimited. SQLite
+    says "database or disk is full" for the write cut short there, "disk I/O error" for the
+    next, at the limit: neither names it, and the disk has room."""
+    soft, _ = resource.getrlimit(resource.RLIMIT_FSIZE)
+    if soft == resource.RLIM_INFINITY:
+        return None
+    sizes = [0]
+    for name in (path, f"{path}-wal"):
+        with contextlib.suppress(OSError):
+            sizes.append(Path(name).stat().st_size)
+    return soft, soft - max(sizes)
+
+
+def _at_size_limit(path: str, code: int | None) -> str | None:
+    """Why a write that failed for want of room (full, or an I/O error) failed, when the file
+    it grew is at this process's file-size limit; None otherwise."""
+    if code not in (sqlite3.SQLITE_FULL, sqlite3.SQLITE_IOERR):
+        return None
+    limited = _below_size_limit(path)
+    if limited is None or limited[1] >= _ROOM:
+        return None
+    return (
+        f"the database file or its -wal reached this process's file-size limit "
+        f"({limited[0]:,} bytes: `ulimit -f`, or the container's); the disk may have room: "
+        "raise it and restart the bot (a process keeps the limit it started with)"
+    )
 
 
 async def connect(path: str, *, busy_timeout: float, query_only: bool) -> aiosqlite.Connection:
@@ -183,8 +214,11 @@ class Channel:
                 if code in REOPEN_AFTER:
                     self._stale = True
                 error = as_storage_error(exc, self._path)
+                limited = _at_size_limit(self._path, code) if write else None
+                if limited is not None:
+                    error = StorageUnavailable(limited)
                 if write and code not in _TRANSIENT:
-                    self._lacks_room = code == sqlite3.SQLITE_FULL
+                    self._lacks_room = code == sqlite3.SQLITE_FULL or limited is not None
                     self._write_failed(str(error))
                 raise error from exc
             if probe and self._lacks_room and self._failing.reason and not await self._room(conn):
@@ -214,7 +248,9 @@ class Channel:
             pages.append(int(row[0]) if row else 0)
         page_size, page_count, max_pages = pages
         below_limit = (max_pages - page_count) * page_size
-        return min(free, below_limit) >= _ROOM
+        below_size_limit = _below_size_limit(self._path)
+        left = free if below_size_limit is None else min(free, below_size_limit[1])
+        return min(left, below_limit) >= _ROOM
 
     def _write_failed(self, reason: str) -> None:
         """Say once, until writes work again, why they fail: the moderators are told only that
@@ -244,7 +280,10 @@ class Channel:
             if stale is not None:
                 await self._close_quietly(stale)
         self._stale = False
-        log.info("reopened the database connection to %s", self._path)
+        if stale is not None:
+            # Only a connection that met the error is news: one the backend let go of (a file
+            # put at the path, or one it cannot use tried each write) is said by the backend.
+            log.info("reopened the database connection to %s", self._path)
         return self._conn
 
     @contextlib.asynccontextmanager
