@@ -817,11 +817,14 @@ class SearchIndex:
             said = None if embedded is None or not phrases else embedded[len(riding) :]
             embedded = None if embedded is None else embedded[: len(riding)]
             meaning = None if embedded is None else embedded[0]
-            similar = [] if meaning is None else semantic.similar_to(meaning, SEMANTIC_CANDIDATES)
-            if meaning is not None and said is not None:
+            if meaning is None:
+                similar = []
+            elif said is not None:  # the clauses' ranking, in place of the whole text's alone
                 similar = semantic.similar_by_clauses(
                     meaning, said, SEMANTIC_CANDIDATES, CLAUSE_FLOOR
                 )
+            else:
+                similar = semantic.similar_to(meaning, SEMANTIC_CANDIDATES)
             if unframed is not None and embedded is not None:
                 similar = _unframed_agreeing(similar, semantic, embedded[1])
             if unvoiced is not None and embedded is not None:
