@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.storage import StorageError
+from bot.storage import StorageError, Store
 from bot.storage.sqlite.channel import connect
 
 
@@ -36,16 +36,10 @@ def test_a_connect_that_fails_leaves_no_thread_running(tmp_path: Path) -> None:
         assert asyncio.run(opened_and_left()) == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="polish72: a mode=ro reader left -wal/-shm beside a freshly made file at close "
-    "(test_migrate_db), reverted",
-)
 def test_a_read_connection_where_the_database_was_removed_makes_no_file(tmp_path: Path) -> None:
-    """outsider72: the reader opens its file in create mode, so a read (a stale reader
-    reconnecting) where the database was removed makes an empty file there. Opening it
-    read-only (`mode=ro`) fixed this, but then a store made on a new file left its -wal and
-    -shm at close, whichever connection closed last (polish72's PLAN.md section)."""
+    """outsider72: the reader opened its file in create mode, so a read (a stale reader
+    reconnecting) where the database was removed made an empty file there. It opens it
+    read-only (`mode=ro`) now."""
     path = tmp_path / "glossary.sqlite3"
 
     async def opened() -> None:
@@ -55,3 +49,14 @@ def test_a_read_connection_where_the_database_was_removed_makes_no_file(tmp_path
     with pytest.raises(StorageError, match="cannot be opened"):
         asyncio.run(opened())
     assert list(tmp_path.iterdir()) == []
+
+
+async def test_a_store_made_on_a_new_file_leaves_no_log_at_its_close(tmp_path: Path) -> None:
+    """polish72's mode=ro reader left -wal and -shm beside a new file: the writer switched it
+    to WAL and never read after, so only the reader had opened the log, and a read-only
+    connection cannot take the write lock to fold it in at the last close (reader72)."""
+    path = tmp_path / "glossary.sqlite3"
+    store = await Store.open(str(path), flush_interval=None)
+    await store.stats(None)  # a read: the reader opens the log
+    await store.close()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["glossary.sqlite3"]

@@ -191,8 +191,10 @@ class SqliteBackend(Backend):
         return await self.read(version), latest_version()
 
     async def close(self) -> None:
-        await self.writer.close()
+        # The reader first: it opens the file read-only, so the last close (which folds the -wal
+        # in and deletes it and the -shm) must be the writer's.
         await self.reader.close()
+        await self.writer.close()
         self._let_go_of_file()
         while self._locked_files:  # only now: closing one lets go of SQLite's locks (run_lock)
             os.close(self._locked_files.pop())
@@ -567,6 +569,13 @@ async def _enable_wal(conn: aiosqlite.Connection, path: str) -> None:
         return
     if row is None or str(row[0]).lower() != "wal":
         log.warning("%s is in %s journal mode, not WAL", path, row[0] if row else "unknown")
+        return
+    # A connection opens the -wal at its first read after the switch. The writer closes last
+    # (`close`): if it never opened the log, the read-only reader's close is the last to have
+    # it, and that one cannot take the write lock to fold it in, so -wal and -shm stayed.
+    with contextlib.suppress(sqlite3.Error):  # failing, only the sidecars stay at the stop
+        async with conn.execute("SELECT count(*) FROM sqlite_schema") as cur:
+            await cur.fetchone()
 
 
 def _identity_of(path: str) -> FileIdentity | None:

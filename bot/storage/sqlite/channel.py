@@ -82,7 +82,12 @@ async def connect(path: str, *, busy_timeout: float, query_only: bool) -> aiosql
     await asyncio.to_thread(_align_sidecar_modes, path)
     # isolation_level=None: no implicit transactions; Channel.run and the migrations open
     # each one explicitly.
-    opening = aiosqlite.connect(path, isolation_level=None)
+    # A reader opens the file read-only: in create mode a read where the database was removed
+    # would make an empty file there (taken up later as a database put back).
+    if query_only:
+        opening = aiosqlite.connect(read_only_uri(path), isolation_level=None, uri=True)
+    else:
+        opening = aiosqlite.connect(path, isolation_level=None)
     try:
         conn = await opening
     except SQLITE_ERRORS as exc:
@@ -106,6 +111,11 @@ async def connect(path: str, *, busy_timeout: float, query_only: bool) -> aiosql
         await conn.close()
         raise
     return conn
+
+
+def read_only_uri(path: str) -> str:
+    """`path` as a SQLite URI that opens it read-only and never makes it."""
+    return f"{Path(path).resolve().as_uri()}?mode=ro"
 
 
 def _align_sidecar_modes(path: str) -> None:
