@@ -51,12 +51,16 @@ def test_a_read_connection_where_the_database_was_removed_makes_no_file(tmp_path
     assert list(tmp_path.iterdir()) == []
 
 
-async def test_a_store_made_on_a_new_file_leaves_no_log_at_its_close(tmp_path: Path) -> None:
+def test_a_store_made_on_a_new_file_leaves_no_log_at_its_close(tmp_path: Path) -> None:
     """polish72's mode=ro reader left -wal and -shm beside a new file: the writer switched it
     to WAL and never read after, so only the reader had opened the log, and a read-only
     connection cannot take the write lock to fold it in at the last close (reader72)."""
     path = tmp_path / "glossary.sqlite3"
-    store = await Store.open(str(path), flush_interval=None)
-    await store.stats(None)  # a read: the reader opens the log
-    await store.close()
+
+    async def made_read_and_closed() -> None:
+        store = await Store.open(str(path), flush_interval=None)
+        await store.stats(None)  # a read: the reader opens the log
+        await store.close()
+
+    asyncio.run(made_read_and_closed())
     assert sorted(p.name for p in tmp_path.iterdir()) == ["glossary.sqlite3"]

@@ -145,8 +145,8 @@ class SqliteBackend(Backend):
     async def read(self, body: Body[T]) -> T:
         if self._unattached:
             # The reader would open whatever is at the path now: a newer bot's database read as
-            # this one's, or, where none is, an empty file made there, taken up later as a
-            # database put back ("writing … again", not "a new, empty database").
+            # this one's, or, where none is, a read failing "cannot be opened" (it opens
+            # read-only, so it makes no empty file there to be taken up as a database put back).
             await self.ensure_in_place()
         return await self.reader.run(lambda conn: body(SqliteTx(conn)), write=False)
 
