@@ -15,6 +15,7 @@ from bot.storage import Store
 
 from .conftest import Scene
 from .test_left47 import moderator_answer
+from .test_mend72 import FRAMING
 
 # Each string box the bot registers ("command [subcommand] option"): the most it takes.
 DECLARED = {
@@ -84,3 +85,35 @@ async def test_what_the_box_lets_through_is_still_refused_in_words(
     said = await moderator_answer(scene, "term remove", {"term": long_name})
     assert said.startswith("This server has no term “t"), said
     assert await store.aliases(scene.guild.id) == {}
+
+
+async def test_suggest_refuses_a_name_of_only_a_question_s_words(
+    scene: Scene, bot: GlossaryBot, store: Store
+) -> None:
+    """Failed before: `/suggest` queued "what is" (the form opened, its submit was thanked), and
+    accepting it opened a term form that refused the name. Now `/suggest` says the form's reason
+    in one line, before the form and at its submit, and queues nothing; words said to the bot
+    ("thanks") stay names, as for aliases and terms."""
+    fake = scene.fake
+    for name in FRAMING:
+        asked = await fake.slash(scene.alice, "suggest", {"term": name}, channel=scene.channel)
+        said = (await asked.final_message())["content"]
+        assert said == f"{_reason(name)} Nothing was queued.", (name, said)
+        opened = await fake.slash(scene.alice, "suggest", {}, channel=scene.channel)
+        assert (await opened.response())["type"] == 9
+        sent = await fake.submit_modal(
+            scene.alice, opened, {"title": name, "definition": "What I think it is."}
+        )
+        said = (await sent.final_message())["content"]
+        assert said == f"{_reason(name)} Nothing was queued.", (name, said)
+    assert await store.open_suggestions(scene.guild.id) == []
+    opened = await fake.slash(scene.alice, "suggest", {"term": "thanks"}, channel=scene.channel)
+    assert (await opened.response())["type"] == 9
+
+
+def _reason(name: str) -> str:
+    """The term form's reason for such a name (frame72's), word for word."""
+    return (
+        f"“{name}” is only the wording of a question (or filler), which search leaves out around "
+        "the term asked: as a name it would answer “what is it”. Use a name of the term itself."
+    )
