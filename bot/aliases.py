@@ -13,6 +13,7 @@ import unicodedata
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from bot import limits
 from bot.glossary import Entry, Glossary, load_glossary
 from bot.glossary.keys import compact, normalize
 from bot.glossary.lookalikes import alias_lookalikes, glossary_name_alike, looks_like
@@ -24,7 +25,7 @@ from bot.search.local import LocalGlossary, compile_local
 from bot.search.query import only_framing, query_core
 from bot.search.server_aliases import ServerAliases, search_keys
 
-MAX_ALIAS_LENGTH = 100
+MAX_ALIAS_LENGTH = limits.ALIAS
 
 
 class AliasRejected(ValueError):

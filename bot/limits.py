@@ -38,6 +38,13 @@ TERM_ACRONYM_OPTION = AUTOCOMPLETE_NAME
 TERM_SUMMARY_OPTION = EMBED_FIELD_VALUE
 # `/define`'s term box: a name or a short question (a longer one is a mention's to read).
 DEFINE_TERM = 100
+# A box naming a glossary term (`/alias add|list`, `/term edit|remove`): an autocomplete pick
+# (an id) or a name as typed, the longest of which is a title (its card's cap).
+TERM_NAME_OPTION = EMBED_TITLE
+# An alias: its most once normalised (Unicode NFKC, spacing and case), and what `/alias
+# add|remove`'s box lets a moderator type toward it (the command says in words what is past).
+ALIAS = 100
+ALIAS_OPTION = 200
 # `/suggest`'s form: a member's term and their own words for it.
 SUGGESTION_TITLE = 100
 SUGGESTION_DEFINITION = 2000

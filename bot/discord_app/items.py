@@ -13,7 +13,8 @@ import discord
 
 from bot import limits
 from bot.glossary.letters import fit
-from bot.glossary.name_rules import name_refusal
+from bot.glossary.name_rules import framing_refusal, name_refusal
+from bot.search.query import only_framing
 
 I = TypeVar("I", bound=discord.ui.Item[Any])  # noqa: E741  (discord.py's own name for it)
 ENTRY = r"(?P<entry>[a-z0-9][a-z0-9-]{0,70})"  # an entry's id as `carried`
@@ -79,8 +80,14 @@ def suggested_name(query: str) -> str:
 
 def suggestion_refusal(title: str) -> str | None:
     """Why no suggestion may be named `title`, or None: the one reading of "can this be
-    suggested", for `/suggest`'s refusal and for whether a miss offers "Suggest it" at all."""
-    return name_refusal(title, "A term's name")
+    suggested", for `/suggest`'s refusal and for whether a miss offers "Suggest it" at all. A
+    name of words search reads as no term ("what is": `only_framing`) is refused as the term form
+    that would accept it refuses it (emoji or symbols alone, which it also reads so, are not a
+    question's wording: still suggested, tests/outsider/PLAN.md "caps72")."""
+    refusal = name_refusal(title, "A term's name")
+    if refusal is None and any(ch.isalnum() for ch in title) and only_framing(title):
+        return framing_refusal(title, "a name")
+    return refusal
 
 
 def edit_again_button(custom_id: str) -> discord.ui.Button[Any]:

@@ -82,9 +82,6 @@ def aliased_name(
     return name if taker is None else f"{name} (opens “{taker.title}” now: the glossary's title)"
 
 
-ALIAS_INPUT = 200  # characters Discord lets a moderator type; the alias itself is shorter
-
-
 async def add_alias(
     interaction: Interaction, text: str, entry_id: str, *, gone: str | None = None
 ) -> None:
@@ -277,8 +274,8 @@ class AliasCog(
     async def add(
         self,
         interaction: Interaction,
-        alias: app_commands.Range[str, 1, ALIAS_INPUT],
-        term: str,
+        alias: app_commands.Range[str, 1, limits.ALIAS_OPTION],
+        term: app_commands.Range[str, 1, limits.TERM_NAME_OPTION],
     ) -> None:
         await add_alias(interaction, alias, term)
 
@@ -312,7 +309,9 @@ class AliasCog(
     @app_commands.command(name="remove", description="Remove one of this server's aliases")
     @app_commands.describe(alias="The alias to remove")
     @REMOVE_LIMIT.check()
-    async def remove(self, interaction: Interaction, alias: str) -> None:
+    async def remove(
+        self, interaction: Interaction, alias: app_commands.Range[str, 1, limits.ALIAS_OPTION]
+    ) -> None:
         state = self.state
         scope = interaction.guild_id or 0
         if state.store is None:
@@ -366,7 +365,11 @@ class AliasCog(
 
     @app_commands.command(name="list", description="This server's aliases, optionally for one term")
     @app_commands.describe(term="Only the aliases of this term")
-    async def list_aliases(self, interaction: Interaction, term: str | None = None) -> None:
+    async def list_aliases(
+        self,
+        interaction: Interaction,
+        term: app_commands.Range[str, 1, limits.TERM_NAME_OPTION] | None = None,
+    ) -> None:
         scope = interaction.guild_id or 0
         local = await self.state.servers.local(scope)
         entry = None

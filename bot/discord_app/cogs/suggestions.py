@@ -328,7 +328,9 @@ class SuggestCog(ServerOnly, commands.Cog):
     @app_commands.allowed_contexts(guilds=True, dms=False, private_channels=False)
     @app_commands.allowed_installs(guilds=True, users=False)
     async def suggest(
-        self, interaction: Interaction, term: app_commands.Range[str, 1, 100] | None = None
+        self,
+        interaction: Interaction,
+        term: app_commands.Range[str, 1, limits.SUGGESTION_TITLE] | None = None,
     ) -> None:
         await open_suggestion(interaction, term or "")
 

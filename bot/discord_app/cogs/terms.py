@@ -706,7 +706,7 @@ class TermCog(
     async def edit(
         self,
         interaction: Interaction,
-        term: str,
+        term: app_commands.Range[str, 1, limits.TERM_NAME_OPTION],
         category: str | None = None,
         acronym: app_commands.Range[str, 1, limits.TERM_ACRONYM_OPTION] | None = None,
         summary: app_commands.Range[str, 1, limits.TERM_SUMMARY_OPTION] | None = None,
@@ -729,7 +729,9 @@ class TermCog(
     @app_commands.command(name="remove", description="Remove one of this server's terms")
     @app_commands.describe(term="The term to remove")
     @REMOVE_LIMIT.check(taken=False)  # its confirm takes the use
-    async def remove(self, interaction: Interaction, term: str) -> None:
+    async def remove(
+        self, interaction: Interaction, term: app_commands.Range[str, 1, limits.TERM_NAME_OPTION]
+    ) -> None:
         scope = interaction.guild_id or 0
         local = await self.state.servers.local(scope)
         found = await picked_term(interaction, local.terms, term)
