@@ -3,6 +3,7 @@ a second text (a clause, the rest without a name, the text without its framing) 
 semantic stage's tail comes from.
 
     OPENBLAS_NUM_THREADS=1 .venv/bin/python bench/embed_cost.py [--code DIR] [--rounds 2]
+        [--sample N --seed S]
 
 Reads the queries of the tuning slices of tests/search/relevance*.tsv (held-out slices are
 skipped before a query is read) and searches each with the bundled glossary; a latency is the
@@ -12,7 +13,9 @@ query's best CPU time (`process_time`) over `--rounds` replays, as the machine i
 minutes. Prints p50/p90/p99/max, the searches by texts embedded and by encoder passes (count,
 median ms), and which code asked for each text past a search's first ("[same pass]": embedded
 in one pass with the search's first, `Encoder.encode_queries`); `--tail N` lists the N slowest
-searches with each pass's token rows per text. The last line is one JSON object.
+searches with each pass's token rows per text. `--sample N` searches a fixed random N of the
+rows (`--seed`, the same rows for every `--code`), for when the machine is too loaded for all.
+The last line is one JSON object.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ import argparse
 import importlib
 import json
 import os
+import random
 import sys
 import time
 from collections import Counter
@@ -48,6 +52,8 @@ def main() -> int:
     parser.add_argument("--code", type=Path, default=ROOT, help="checkout whose bot/ searches")
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--tail", type=int, default=0, help="list the N slowest searches")
+    parser.add_argument("--sample", type=int, default=0, help="search a random N of the rows")
+    parser.add_argument("--seed", type=int, default=0, help="which random N (with --sample)")
     args = parser.parse_args()
     sys.path[:0] = [str(args.code.resolve()), str(ROOT / "bench")]
     import numpy as np
@@ -65,6 +71,9 @@ def main() -> int:
         for case in load_cases(ROOT / "tests/search" / name)
         if case.slice not in held_out and not case.slice.startswith("test")
     ]
+    if args.sample:  # in the rows' order, so a sample replays like the whole set
+        picked = sorted(random.Random(args.seed).sample(range(len(queries)), args.sample))
+        queries = [queries[i] for i in picked]
     index = SearchIndex.build(tuple(load_glossary()))
     assert index.semantic is not None
     encoder = index.semantic.encoder
@@ -122,6 +131,7 @@ def main() -> int:
     result: dict[str, object] = {
         "code": str(args.code.resolve()),
         "rows": len(queries),
+        "sample_seed": args.seed if args.sample else None,
         "mean_ms": round(float(ms.mean()), 2),
         **{f"p{p}_ms": round(float(np.percentile(ms, p)), 2) for p in (50, 90, 99)},
         "max_ms": round(float(ms.max()), 2),
@@ -141,7 +151,8 @@ def main() -> int:
         },
         "extra_embeddings": dict(extra.most_common()),
     }
-    print(f"{len(queries)} tuning rows, CPU ms best of {args.rounds}, code {args.code}")
+    sampled = f" (a sample, seed {args.seed})" if args.sample else ""
+    print(f"{len(queries)} tuning rows{sampled}, CPU ms best of {args.rounds}, code {args.code}")
     keys = ("mean_ms", "p50_ms", "p90_ms", "p99_ms", "max_ms")
     for key in (*keys, "by_texts_embedded", "by_encoder_passes"):
         print(f"  {key:<18} {result[key]}")
