@@ -1953,12 +1953,7 @@ class SearchIndex:
         if ranked[0] == name or not self._written_all_as(result, name, names_in, part_setting):
             return result
         above = ranked[: ranked.index(name)] if name in ranked else ranked
-        related = set(setting.related)
-        parts = [
-            e
-            for e in above
-            if self.entries[e].id in related or setting.id in self.entries[e].related
-        ]
+        parts = [e for e in above if self._related(name, e)]
         if not parts and result.entry is None:
             return result
         part = self.entries[parts[0] if parts else above[0]]
