@@ -202,6 +202,7 @@ def refused_since(
     from bot.search.query import only_framing
 
     where = f"server {scope}"
+    ordered = sorted(terms, key=lambda t: t.id)
     problems = [
         Problem(
             "warning",
@@ -209,7 +210,7 @@ def refused_since(
             f"term “{term.title}” (id {term.id!r}): bad reference URL {term.reference!r}, "
             "stored before such were refused: a new one by `terms import`",
         )
-        for term in sorted(terms, key=lambda t: t.id)
+        for term in ordered
         if term.reference and not is_web_url(term.reference)
     ]
     problems += [
@@ -219,7 +220,7 @@ def refused_since(
             f"term “{term.title}” (id {term.id!r}): {framing_refusal(name, 'a name')} Stored "
             "before such names were refused, it is kept and shown: rename it (/term edit).",
         )
-        for term in sorted(terms, key=lambda t: t.id)
+        for term in ordered
         for name in term.names
         if only_framing(name)
     ]
