@@ -100,6 +100,7 @@ from bot.search.query import (
     asks_kind,
     asks_nothing,
     asks_what_described,
+    asks_what_mentioned_is,
     clauses_of,
     compared,
     compared_sides,
@@ -1202,11 +1203,15 @@ class SearchIndex:
         (`asks_what_described`: "ggerganov's project for running gguf files on a macbook cpu,
         what's it called again?"): the names the description writes are offered behind the
         meaning's first other entry, as a story's are (`_setting_score`), and that entry is the
-        card where it leads as a long description's must."""
+        card where it leads as a long description's must. Not a name written as what someone
+        said, asked back by a plain "what is that" (`asks_what_mentioned_is`): that is asked."""
         found = names_in(normalized)
         if not found or not asks_what_described(normalized, [(f.start, f.end) for f in found]):
             return
-        setting = list({f.entry for f in found})
+        # a name someone mentioned is what the closing "what is that" asks about: no setting
+        setting = list({f.entry for f in found if not asks_what_mentioned_is(normalized, f.start)})
+        if not setting:
+            return
         meant = [(entry, cosine) for entry, cosine in similar if entry not in setting]
         if long_lead(meant):
             pool.add(meant[0][0], MATCH_SCORE, "semantic")

@@ -538,6 +538,19 @@ _WHAT_IT_IS = re.compile(
 DESCRIBING_WORDS = 8  # words besides its names: a description, not a name and its place
 
 
+# "someone at the meetup mentioned mcp for hooking chatbots up to tools, what is that": the plain
+# "what is it/that" points back at the name someone was heard saying, not at the words around it
+# (task misses73). Not "what's it called" (a name is asked for) nor "what's eating it".
+_WHAT_IS_THAT = re.compile(r"\bwhat(?: s|'s|s| is| was) (?:it|that|this)(?: again)?$")
+
+
+def asks_what_mentioned_is(normalized: str, start: int) -> bool:
+    """Does a `normalize`d question close asking plainly what "it" or "that" is, the name at
+    `normalized[start:]` written as what someone said or mentioned (`mentioned_at`)?"""
+    closing = _WHAT_IS_THAT.search(re.sub(r"\W+$", "", normalized))
+    return closing is not None and start < closing.start() and mentioned_at(normalized, start)
+
+
 def asks_what_described(normalized: str, names: Sequence[tuple[int, int]]) -> bool:
     """Does a `normalize`d question close asking what the thing before is, or what acts on it
     (`_WHAT_IT_IS`), after a description of `DESCRIBING_WORDS` or more words besides the
