@@ -10,9 +10,10 @@ import pytest
 from bot.discord_app.app import GlossaryBot
 from bot.glossary.server_terms import ServerTerm
 from bot.storage import Store
-from bot.term_storage import TermChange, change_terms
+from bot.term_storage import TermChange, change_terms, read_terms
 
 from .conftest import Scene
+from .test_outsider69 import import_file
 from .test_product70 import _imported
 from .test_review71 import ONE_ENTRY
 
@@ -64,3 +65,56 @@ def test_a_reference_url_whose_host_has_no_dot_is_a_problem(
     code, said = _imported(tmp_path, capsys, "ours.toml", text)
     assert code == 1, said
     assert "Reference: bad reference URL" in said, said
+
+
+async def _exported_and_imported_back(scene: Scene) -> str:
+    asked = await scene.fake.slash(scene.moderator, "term export", {}, channel=scene.channel)
+    exported = await asked.final_message()
+    data = scene.fake.attachment_bytes(exported["attachments"][0])
+    return await import_file(scene, "ours.toml", data)
+
+
+@pytest.mark.parametrize(
+    "reference",
+    ["https://example.org/zorb", "https://example.org:abc/page", "https://wiki/zorb"],
+    ids=["good", "stored-before-port", "stored-before-no-dot"],
+)
+async def test_a_term_with_every_field_edited_exported_and_imported_back_loses_nothing(
+    scene: Scene, bot: GlossaryBot, store: Store, reference: str
+) -> None:
+    """A term holding every field, the file-only ones too (mend72: an edit keeps them), edited
+    in the form, then exported and imported back: nothing changed, nothing lost. With a
+    reference stored before `check` refused it, the edit keeps it (mend72), so its export must
+    import back too, as a name stored before such names were refused does (frame72)."""
+    full = ServerTerm(
+        id="zorb",
+        title="Zorb Engine",
+        definition="A made-up zorb engine.",
+        category="Fundamentals",
+        acronym="ZE",
+        aliases=("zorbster",),
+        summary="Zorbs things.",
+        boundary="Not a blorp.",
+        importance="It matters.",
+        plain="A zorb maker.",
+        keywords=("zorbing",),
+        related=("rag",),
+        reference=reference,
+    )
+    await change_terms(store, scene.guild.id, lambda *_: (TermChange(put=(full,)), None), 1)
+    bot.state.servers.forget(scene.guild.id)
+    await bot.state.servers.local(scene.guild.id, patient=True)
+    opened = await scene.fake.slash(
+        scene.moderator, "term edit", {"term": "zorb"}, channel=scene.channel
+    )
+    assert (await opened.response())["type"] == 9
+    edit = {"definition": "A made-up zorb engine, edited."}
+    said = (await (await scene.fake.submit_modal(scene.moderator, opened, edit)).final_message())[
+        "content"
+    ]
+    assert said.startswith("Saved **Zorb Engine**"), said
+    edited = full.model_copy(update={"definition": "A made-up zorb engine, edited."})
+    assert await read_terms(store, scene.guild.id) == [edited]
+    answer = await _exported_and_imported_back(scene)
+    assert answer.startswith("Nothing changed: the file holds this server's terms"), answer
+    assert await read_terms(store, scene.guild.id) == [edited]
