@@ -118,3 +118,26 @@ async def test_a_term_with_every_field_edited_exported_and_imported_back_loses_n
     answer = await _exported_and_imported_back(scene)
     assert answer.startswith("Nothing changed: the file holds this server's terms"), answer
     assert await read_terms(store, scene.guild.id) == [edited]
+
+
+async def test_an_import_changing_a_stored_bad_reference_to_another_bad_one_is_refused(
+    scene: Scene, bot: GlossaryBot, store: Store
+) -> None:
+    """Only the reference stored for that term is kept: another bad one is refused as ever."""
+    term = ServerTerm(
+        id="zorb",
+        title="Zorb",
+        definition="A made-up zorb.",
+        category="Fundamentals",
+        reference="https://wiki/zorb",
+    )
+    await change_terms(store, scene.guild.id, lambda *_: (TermChange(put=(term,)), None), 1)
+    bot.state.servers.forget(scene.guild.id)
+    await bot.state.servers.local(scene.guild.id, patient=True)
+    text = (
+        '[[entries]]\nid = "zorb"\ntitle = "Zorb"\ncategory = "Fundamentals"\n'
+        'definition = "A made-up zorb."\nreference = "https://wiki/other"\n'
+    )
+    answer = await import_file(scene, "ours.toml", text)
+    assert answer.startswith("Nothing was imported: 1 problem"), answer
+    assert await read_terms(store, scene.guild.id) == [term]
