@@ -179,9 +179,9 @@ def is_web_url(url: str) -> bool:
         return False  # no browser opens an address holding them (a link's title goes there)
     try:
         parsed = urlparse(url)
-        host, _port = parsed.hostname, parsed.port  # the port raises for ":abc" or ":99999"
+        host, _port = parsed.hostname or "", parsed.port  # the port raises: ":abc", ":99999"
     except ValueError:  # a bracket left open, a name in brackets, a port: no address it reads
         return False
     # A host name with no dot ("localhost", an intranet's "wiki") a browser there may open, but
     # Discord refuses the whole card linking to it ("Not a well formed URL"); an IPv6 has ":".
-    return parsed.scheme in {"http", "https"} and bool(host) and ("." in host or ":" in host)
+    return parsed.scheme in {"http", "https"} and ("." in host.strip(".") or ":" in host)

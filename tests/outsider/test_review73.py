@@ -50,7 +50,9 @@ async def test_a_stored_reference_discord_refuses_leaves_the_card_without_its_li
         assert card.get("url") == (url if name == "blorp" else None), card
 
 
-@pytest.mark.parametrize("reference", ["https://wiki/page", "http://localhost:8080/page"])
+@pytest.mark.parametrize(
+    "reference", ["https://wiki/page", "http://localhost:8080/page", "https://./page"]
+)
 def test_a_reference_url_whose_host_has_no_dot_is_a_problem(
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
