@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from bot.dburl import without_password
+from bot.sizes import said_count
 
 from .backend import Migrate, is_database_url
 from .errors import ShardsTaken, StorageError, TargetFailed, TargetNotEmpty
@@ -137,17 +138,18 @@ def run_migrate_db(args: argparse.Namespace) -> int:
     # Every table the copy checks, server terms and suggestions too: a line that named the
     # aliases' audit log alone read "0 audit entries" beside a term history that was copied.
     print(
-        f"copied {source} to {shown}: {_count(copied['lookup_total'], 'lookup')}, "
-        f"{_count(copied['misses'], 'missed query', 'missed queries')}, "
-        f"{_count(copied['aliases'], 'alias', 'aliases')}, "
-        f"{_count(copied['audit_log'], 'alias audit entry', 'alias audit entries')}, "
-        f"{_count(copied['terms'], 'server term')}, "
-        f"{_count(copied['term_audit_log'], 'term audit entry', 'term audit entries')}, "
-        f"{_count(copied['suggestions'], 'suggestion')}, "
-        f"{_count(copied['term_drafts'], 'form draft')}; "
-        f"{shown} now holds {_count(after['lookup_total'], 'lookup')}, "
-        f"{_count(after['aliases'], 'alias', 'aliases')}, {_count(after['terms'], 'server term')} "
-        f"and {_count(after['suggestions'], 'suggestion')} (checked)"
+        f"copied {source} to {shown}: {said_count(copied['lookup_total'], 'lookup')}, "
+        f"{said_count(copied['misses'], 'missed query', 'missed queries')}, "
+        f"{said_count(copied['aliases'], 'alias', 'aliases')}, "
+        f"{said_count(copied['audit_log'], 'alias audit entry', 'alias audit entries')}, "
+        f"{said_count(copied['terms'], 'server term')}, "
+        f"{said_count(copied['term_audit_log'], 'term audit entry', 'term audit entries')}, "
+        f"{said_count(copied['suggestions'], 'suggestion')}, "
+        f"{said_count(copied['term_drafts'], 'form draft')}; "
+        f"{shown} now holds {said_count(after['lookup_total'], 'lookup')}, "
+        f"{said_count(after['aliases'], 'alias', 'aliases')}, "
+        f"{said_count(after['terms'], 'server term')} "
+        f"and {said_count(after['suggestions'], 'suggestion')} (checked)"
     )
     waiting = _left_in_log(target) if isinstance(target, Path) else 0
     if waiting:
@@ -191,12 +193,6 @@ def _left_in_log(target: Path) -> int:
         return Path(f"{os.path.realpath(target)}-wal").stat().st_size
     except FileNotFoundError:
         return 0
-
-
-def _count(number: int, one: str, many: str | None = None) -> str:
-    """A count with its noun in the right number, as prune says it: "1 alias", "20,000
-    lookups"."""
-    return f"{number:,} {one if number == 1 else many or one + 's'}"
 
 
 def _fail(message: str) -> int:
