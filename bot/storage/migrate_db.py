@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from bot.dburl import without_password
+from bot.errors import print_error
 from bot.sizes import said_count
 
 from .backend import Migrate, is_database_url
@@ -40,24 +41,28 @@ def run_migrate_db(args: argparse.Namespace) -> int:
 
     source = Path(args.source)
     if is_database_url(args.source):  # said without the URL: it may carry a password
-        return _fail("--from must be a SQLite file: copying out of PostgreSQL is pg_dump's work")
+        return print_error(
+            "--from must be a SQLite file: copying out of PostgreSQL is pg_dump's work"
+        )
     if what := not_a_database_file(source):
-        return _fail(f"--from {args.source} {what}")
+        return print_error(f"--from {args.source} {what}")
     if not source.is_file():
-        return _fail(f"--from must be an existing SQLite file; there is none at {args.source}")
+        return print_error(
+            f"--from must be an existing SQLite file; there is none at {args.source}"
+        )
     if not args.target.strip():  # the README's `--to "$DATABASE_URL"`, set in .env alone
-        return _fail(
+        return print_error(
             "--to is empty: give a postgresql:// URL or a SQLite file's path (a DATABASE_URL "
             "set in .env is the bot's setting, not the shell's $DATABASE_URL)"
         )
     if "://" in args.target and not is_database_url(args.target):  # a typo, not a file name
-        return _fail("--to must be a postgresql:// URL (or a SQLite file's path)")
+        return print_error("--to must be a postgresql:// URL (or a SQLite file's path)")
     target = args.target if is_database_url(args.target) else Path(args.target)
     shown = without_password(args.target) if is_database_url(args.target) else args.target
     if isinstance(target, Path) and target.is_dir():
-        return _fail(f"--to {target} is a folder: name a SQLite file")
+        return print_error(f"--to {target} is a folder: name a SQLite file")
     if isinstance(target, Path) and target.exists() and target.samefile(source):  # links too
-        return _fail(f"--from and --to are the same file ({source}); nothing to copy")
+        return print_error(f"--from and --to are the same file ({source}); nothing to copy")
     # A new SQLite file the copy makes: removed if the copy fails, as it was (not there)
     made = isinstance(target, Path) and not os.path.lexists(target)
 
@@ -121,18 +126,18 @@ def run_migrate_db(args: argparse.Namespace) -> int:
             report = asyncio.run(copy(progress))
     except ShardsTaken as exc:
         if not locking:  # not a file's lock: PostgreSQL's shards
-            return _fail(str(exc))
+            return print_error(str(exc))
         flag, path = locking[-1]
         running = ", ".join(exc.holders) or "another process"
-        return _fail(
+        return print_error(
             f"{flag} {path}: {what_runs(running)} runs on this file ({running}); stop it first"
         )
     except TargetNotEmpty as exc:
-        return _fail(f"--to {exc}")
+        return print_error(f"--to {exc}")
     except TargetFailed as exc:
-        return _fail(f"--to {shown}: {exc}")
+        return print_error(f"--to {shown}: {exc}")
     except StorageError as exc:
-        return _fail(str(exc))
+        return print_error(str(exc))
     after = report.target_after
     copied = report.source
     # Every table the copy checks, server terms and suggestions too: a line that named the
@@ -193,8 +198,3 @@ def _left_in_log(target: Path) -> int:
         return Path(f"{os.path.realpath(target)}-wal").stat().st_size
     except FileNotFoundError:
         return 0
-
-
-def _fail(message: str) -> int:
-    print(f"glossary-bot: error: {message}", file=sys.stderr)
-    return 1
