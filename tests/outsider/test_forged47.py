@@ -30,11 +30,10 @@ from tests.discord_app.helpers import buttons, define, embed_of, is_ephemeral
 from tests.discord_app.test_terms import add_term, open_add
 from tests.fake_discord import FakeChannel, FakeUser, InteractionHandle
 from tests.fake_discord.interactions import base_payload
-from tests.resilience.botproc import ROOT, BotProcess, glossary_bot_run
+from tests.resilience.botproc import CLI_ENV, ROOT, BotProcess, glossary_bot_run
 from tests.resilience.conftest import without_permission_override
 
 from .conftest import Scene
-from .test_round14 import CLI_ENV
 from .test_round20 import _database
 
 JSON = dict[str, Any]

@@ -14,10 +14,9 @@ from bot.discord_app.app import GlossaryBot
 from tests.discord_app.helpers import define, embed_of
 from tests.discord_app.test_term_files import run_import
 from tests.discord_app.test_terms import TERM, open_add, submit
-from tests.resilience.botproc import glossary_bot_waited
+from tests.resilience.botproc import CLI_ENV, glossary_bot_waited
 
 from .conftest import Scene
-from .test_round14 import CLI_ENV
 
 DATA = Path(__file__).resolve().parents[2] / "data"
 
