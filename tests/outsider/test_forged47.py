@@ -27,7 +27,7 @@ from bot.discord_app.cogs.moderators import KEPT
 from bot.storage import Store
 from bot.term_storage import read_terms
 from tests.discord_app.helpers import buttons, define, embed_of, is_ephemeral
-from tests.discord_app.test_terms import add_term, open_add
+from tests.discord_app.term_commands import add_term, open_add
 from tests.fake_discord import FakeChannel, FakeUser, InteractionHandle
 from tests.fake_discord.interactions import base_payload
 from tests.resilience.botproc import CLI_ENV, ROOT, BotProcess, glossary_bot_run

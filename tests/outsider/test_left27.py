@@ -12,7 +12,7 @@ from bot.glossary import Glossary
 from bot.storage import Store
 from tests.discord_app.conftest import StartBot
 from tests.discord_app.helpers import buttons, define, embed_of
-from tests.discord_app.test_term_files import run_import
+from tests.discord_app.term_commands import run_import
 from tests.fake_discord.models import READ_MESSAGE_HISTORY
 from tests.resilience.botproc import CLI_ENV, glossary_bot_run
 from tests.resilience.helpers import warned

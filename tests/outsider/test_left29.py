@@ -13,7 +13,7 @@ from bot.discord_app import replies
 from bot.discord_app.app import GlossaryBot
 from bot.storage import Store
 from tests.discord_app.helpers import buttons, define, embed_of, selects
-from tests.discord_app.test_terms import add_term
+from tests.discord_app.term_commands import add_term
 from tests.resilience.botproc import CLI_ENV, glossary_bot_waited
 from tests.resilience.helpers import warned
 

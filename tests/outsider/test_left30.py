@@ -10,7 +10,7 @@ from pathlib import Path
 
 from bot.discord_app.app import GlossaryBot
 from tests.discord_app.helpers import embed_of
-from tests.discord_app.test_terms import add_term
+from tests.discord_app.term_commands import add_term
 from tests.fake_discord.models import SEND_MESSAGES
 from tests.resilience.botproc import CLI_ENV, glossary_bot_waited
 from tests.resilience.helpers import warned

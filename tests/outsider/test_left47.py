@@ -21,7 +21,7 @@ from bot.glossary.sources import text_sha256
 from bot.heartbeat import NOT_CONNECTED
 from bot.storage import Store
 from tests.discord_app.helpers import buttons, define, is_ephemeral, selects, serve
-from tests.discord_app.test_terms import add_term
+from tests.discord_app.term_commands import add_term
 from tests.fake_discord import FakeDiscord
 from tests.fake_discord.mentions import is_silent
 from tests.polling import eventually

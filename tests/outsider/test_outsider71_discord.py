@@ -17,7 +17,7 @@ from bot.discord_app.app import GlossaryBot
 from bot.glossary.server_terms import ServerTerm
 from bot.storage import Store
 from bot.term_storage import TermChange, change_terms, read_terms
-from tests.discord_app.test_terms import TERM, open_add, submit
+from tests.discord_app.term_commands import TERM, open_add, submit
 from tests.resilience.botproc import CLI_ENV, glossary_bot_here
 
 from .conftest import Scene

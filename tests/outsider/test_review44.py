@@ -22,7 +22,7 @@ from bot.storage import Store
 from tests.conftest import TEST_DATABASE_URL
 from tests.discord_app.conftest import StartBot
 from tests.discord_app.helpers import buttons, is_ephemeral
-from tests.discord_app.test_terms import add_term
+from tests.discord_app.term_commands import add_term
 from tests.resilience.botproc import CLI_ENV, ROOT, glossary_bot_waited
 from tests.storage.conftest import fresh_schema
 

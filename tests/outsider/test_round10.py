@@ -19,7 +19,7 @@ from bot.discord_app.state import READ_TIMEOUT
 from bot.storage import Store
 from tests.discord_app.conftest import StartBot
 from tests.discord_app.helpers import define, embed_of, is_ephemeral
-from tests.discord_app.test_terms import open_add, submit
+from tests.discord_app.term_commands import open_add, submit
 from tests.polling import eventually
 from tests.resilience.botproc import CLI_ENV, ROOT, BotProcess, glossary_bot, glossary_bot_here
 from tests.resilience.helpers import add_alias, moderator_says

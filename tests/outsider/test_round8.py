@@ -16,7 +16,7 @@ from bot.glossary.interchange import parse_import
 from bot.glossary.server_terms import MAX_TERMS, MAX_TEXT_BYTES, check_caps, text_size
 from bot.storage import ALIAS_CAP, AliasImport, Store
 from bot.term_storage import TermChange, change_terms
-from tests.discord_app.test_terms import open_add, submit
+from tests.discord_app.term_commands import open_add, submit
 from tests.polling import eventually
 from tests.resilience.botproc import CLI_ENV, ROOT, BotProcess, bot_env, glossary_bot
 from tests.resilience.helpers import add_alias, stored_aliases
