@@ -40,29 +40,10 @@ def run_migrate_db(args: argparse.Namespace) -> int:
     from .cli import Interrupted  # beside the other commands' handlers, like Progress
 
     source = Path(args.source)
-    if is_database_url(args.source):  # said without the URL: it may carry a password
-        return print_error(
-            "--from must be a SQLite file: copying out of PostgreSQL is pg_dump's work"
-        )
-    if what := not_a_database_file(source):
-        return print_error(f"--from {args.source} {what}")
-    if not source.is_file():
-        return print_error(
-            f"--from must be an existing SQLite file; there is none at {args.source}"
-        )
-    if not args.target.strip():  # the README's `--to "$DATABASE_URL"`, set in .env alone
-        return print_error(
-            "--to is empty: give a postgresql:// URL or a SQLite file's path (a DATABASE_URL "
-            "set in .env is the bot's setting, not the shell's $DATABASE_URL)"
-        )
-    if "://" in args.target and not is_database_url(args.target):  # a typo, not a file name
-        return print_error("--to must be a postgresql:// URL (or a SQLite file's path)")
     target = args.target if is_database_url(args.target) else Path(args.target)
+    if refusal := _refusal(args, source, target):
+        return print_error(refusal)
     shown = without_password(args.target) if is_database_url(args.target) else args.target
-    if isinstance(target, Path) and target.is_dir():
-        return print_error(f"--to {target} is a folder: name a SQLite file")
-    if isinstance(target, Path) and target.exists() and target.samefile(source):  # links too
-        return print_error(f"--from and --to are the same file ({source}); nothing to copy")
     # A new SQLite file the copy makes: removed if the copy fails, as it was (not there)
     made = isinstance(target, Path) and not os.path.lexists(target)
 
@@ -188,6 +169,28 @@ async def _removed_unless_done(new_file: Path | None) -> AsyncIterator[None]:
                 with contextlib.suppress(OSError):
                     (new_file.parent / name).unlink()
         raise
+
+
+def _refusal(args: argparse.Namespace, source: Path, target: str | Path) -> str | None:
+    """Why `--from` cannot be copied to `--to`, said before either is opened; None if it can."""
+    if is_database_url(args.source):  # said without the URL: it may carry a password
+        return "--from must be a SQLite file: copying out of PostgreSQL is pg_dump's work"
+    if what := not_a_database_file(source):
+        return f"--from {args.source} {what}"
+    if not source.is_file():
+        return f"--from must be an existing SQLite file; there is none at {args.source}"
+    if not args.target.strip():  # the README's `--to "$DATABASE_URL"`, set in .env alone
+        return (
+            "--to is empty: give a postgresql:// URL or a SQLite file's path (a DATABASE_URL "
+            "set in .env is the bot's setting, not the shell's $DATABASE_URL)"
+        )
+    if "://" in args.target and not is_database_url(args.target):  # a typo, not a file name
+        return "--to must be a postgresql:// URL (or a SQLite file's path)"
+    if isinstance(target, Path) and target.is_dir():
+        return f"--to {target} is a folder: name a SQLite file"
+    if isinstance(target, Path) and target.exists() and target.samefile(source):  # links too
+        return f"--from and --to are the same file ({source}); nothing to copy"
+    return None
 
 
 def _left_in_log(target: Path) -> int:
