@@ -54,6 +54,9 @@ async def test_the_folder_the_bot_runs_in_deleted_is_said_so_not_a_replaced_file
         assert "restart the bot with the folder in place" in said, said
         # The heartbeat can no longer be written: `health` says why, not "starting".
         await bot.wait_for_output(r"cannot write the heartbeat file", within=30)
+        for command, options in (("alias list", {}), ("stats", {}), ("term export", {})):
+            _, said_to = await moderator_says(scene, command, options)
+            assert "went wrong" not in str(said_to), (command, bot.output)
         healthy, told = check_heartbeat(Path("glossary-bot.heartbeat"))
         assert not healthy
         assert "its folder . was deleted while the bot ran in it" in told, told
