@@ -35,6 +35,7 @@ import random
 import shutil
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -249,8 +250,11 @@ async def measure(
                 f"({db.stat().st_size / 2**20:.0f} MiB)",
                 file=sys.stderr,
             )
-            seconds = await embed_ahead(db, fulls[0].id, load_glossary())
-            print(f"their terms embedded ahead in {seconds:.0f} s", file=sys.stderr)
+            embedding = await embed_ahead(db, fulls[0].id, load_glossary())
+            for thread in threading.enumerate():  # the cache file written whole before the copy
+                if thread.name == "save-term-vectors":
+                    thread.join()
+            print(f"their terms embedded ahead in {embedding:.0f} s", file=sys.stderr)
             private = folder / "cache"  # the bot's own copy: nothing it writes stays
             shutil.copytree(cache, private)
             settings["GLOSSARY_CACHE_DIR"] = str(private)
