@@ -203,7 +203,13 @@ async def while_busy(
 
 
 async def measure(
-    full: int, busy: int, queries: int, seconds: float, terms: int, aliases: int
+    full: int,
+    busy: int,
+    queries: int,
+    seconds: float,
+    terms: int,
+    aliases: int,
+    moderators: bool = True,
 ) -> dict:
     rng = random.Random(SEED)
     cache = default_cache_dir()
@@ -215,6 +221,7 @@ async def measure(
         "GLOSSARY_CACHE_DIR": str(cache),
     }
     result: dict = {"full": full, "busy": busy, "terms": terms, "aliases": aliases}
+    result["moderators"] = moderators
     with tempfile.TemporaryDirectory(prefix="cross73-bench-") as tmp:
         folder = Path(tmp)
         async with FakeDiscord(wait_timeout=600.0) as fake:
@@ -271,7 +278,7 @@ async def measure(
                         for n, user in enumerate(people):
                             texts = [*rng.sample(titles, 3), *bundled[:2]] if own else bundled
                             out.append(mixed(fake, user, channels[guild.id][n + 1], texts))
-                        if own:
+                        if own and moderators:
                             out.append(moderating(fake, mod, channels[guild.id][0]))
                     return out
 
@@ -311,9 +318,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=30.0, help="each phase, at least")
     parser.add_argument("--terms", type=int, default=2000)
     parser.add_argument("--aliases", type=int, default=1000)
+    parser.add_argument(
+        "--no-moderators", action="store_true", help="no /term review, /alias list in full busy"
+    )
     args = parser.parse_args(argv)
     result = asyncio.run(
-        measure(args.full, args.busy, args.queries, args.seconds, args.terms, args.aliases)
+        measure(
+            args.full,
+            args.busy,
+            args.queries,
+            args.seconds,
+            args.terms,
+            args.aliases,
+            moderators=not args.no_moderators,
+        )
     )
     for phase in ("w_quiet", "w_plain_busy", "w_full_busy"):
         f = result[phase]
