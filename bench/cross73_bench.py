@@ -64,6 +64,7 @@ from tests.resilience.botproc import BotProcess  # noqa: E402
 
 SEED = 20261207
 DEADLINE = 3.0  # Discord's, for a first answer
+MODERATORS = ("term review", "alias list")
 
 
 async def suggest_to_the_cap(db: Path, guilds: Sequence[int]) -> None:
@@ -136,7 +137,9 @@ def mixed(
     return steps
 
 
-def moderating(fake: FakeDiscord, mod: FakeUser, channel: FakeChannel) -> list[Request]:
+def moderating(
+    fake: FakeDiscord, mod: FakeUser, channel: FakeChannel, names: Sequence[str]
+) -> list[Request]:
     def command(name: str) -> Request:
         async def run() -> object:
             handle = await fake.slash(mod, name, {}, channel=channel)
@@ -144,7 +147,7 @@ def moderating(fake: FakeDiscord, mod: FakeUser, channel: FakeChannel) -> list[R
 
         return run
 
-    return [bounded(command(name), name) for name in ("term review", "alias list")]
+    return [bounded(command(name), name) for name in names]
 
 
 async def start(
@@ -209,7 +212,7 @@ async def measure(
     seconds: float,
     terms: int,
     aliases: int,
-    moderators: bool = True,
+    moderators: Sequence[str] = MODERATORS,
 ) -> dict:
     rng = random.Random(SEED)
     cache = default_cache_dir()
@@ -221,7 +224,7 @@ async def measure(
         "GLOSSARY_CACHE_DIR": str(cache),
     }
     result: dict = {"full": full, "busy": busy, "terms": terms, "aliases": aliases}
-    result["moderators"] = moderators
+    result["moderators"] = list(moderators)
     with tempfile.TemporaryDirectory(prefix="cross73-bench-") as tmp:
         folder = Path(tmp)
         async with FakeDiscord(wait_timeout=600.0) as fake:
@@ -279,7 +282,7 @@ async def measure(
                             texts = [*rng.sample(titles, 3), *bundled[:2]] if own else bundled
                             out.append(mixed(fake, user, channels[guild.id][n + 1], texts))
                         if own and moderators:
-                            out.append(moderating(fake, mod, channels[guild.id][0]))
+                            out.append(moderating(fake, mod, channels[guild.id][0], moderators))
                     return out
 
                 for guild in fulls:  # each full server read once, as asked after the start
@@ -319,7 +322,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--terms", type=int, default=2000)
     parser.add_argument("--aliases", type=int, default=1000)
     parser.add_argument(
-        "--no-moderators", action="store_true", help="no /term review, /alias list in full busy"
+        "--moderators",
+        default=",".join(MODERATORS),
+        help="the commands a moderator of each full server runs in turn in full busy ('': none)",
     )
     args = parser.parse_args(argv)
     result = asyncio.run(
@@ -330,7 +335,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             args.seconds,
             args.terms,
             args.aliases,
-            moderators=not args.no_moderators,
+            moderators=[name for name in args.moderators.split(",") if name],
         )
     )
     for phase in ("w_quiet", "w_plain_busy", "w_full_busy"):
