@@ -6,10 +6,12 @@ state can be made without a container."""
 from __future__ import annotations
 
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from bot.cards.fit import fit_lines
 from bot.discord_app.cogs.moderators import STORAGE_DOWN
 from bot.heartbeat import check_heartbeat
 from bot.reach import deleted_folder
@@ -61,3 +63,24 @@ async def test_the_folder_the_bot_runs_in_deleted_is_said_so_not_a_replaced_file
         assert not healthy
         assert "its folder . was deleted while the bot ran in it" in told, told
         assert "restart the bot with the folder in place" in told, told
+
+
+def test_a_listing_makes_only_the_lines_it_shows() -> None:
+    """`/alias list` of a server with 1,000 aliases quoted every one of them (`echo`, some
+    0.2 s of the event loop on a loaded machine) to show the 20 or so that fit in its embed;
+    four moderators listing in turn held every server's answers (bench/cross73_bench.py, p99
+    9.4x). `fit_lines` now takes the lines as they are made and stops at the first that does
+    not fit."""
+    made: list[int] = []
+
+    def lines() -> Iterator[str]:
+        for n in range(1000):
+            made.append(n)
+            yield f"alias {n:04} → a term"
+
+    text, listed = fit_lines(lines(), 100)
+    assert listed == 5  # 20 characters a line, 99 with the newlines between them
+    assert text.splitlines() == [f"alias {n:04} → a term" for n in range(5)]
+    assert len(made) == 6  # the five shown, and the one that did not fit
+    assert fit_lines(["a", "b"], 100) == ("a\nb", 2)
+    assert fit_lines(["a" * 101], 100) == ("", 0)
