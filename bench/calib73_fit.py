@@ -2,7 +2,11 @@
 cross-validation that leaves whole tuning slices out (rows of one slice share a writer), and the
 two thresholds chosen on those out-of-fold predictions (task calib73, issue #12 part 2).
 
-    OPENBLAS_NUM_THREADS=1 python bench/calib73_fit.py RECORDS [--whatif]
+    OPENBLAS_NUM_THREADS=1 python bench/calib73_fit.py RECORDS [--whatif] [--numbers]
+
+RECORDS: `calib73_table.py --all --dump FILE` (every slice: the what-if needs them), or
+`bench/results/calib73_offers.jsonl.gz` (the tuning offers the shipped model was fitted on:
+`--numbers` prints it as `bot/search/calibration.py` carries it).
 
 Two models, the same signals: one over cards (P(card right): a card under the demotion threshold
 becomes an offer, the same entry first), one over offers (P(first offer right): an offer over
@@ -18,6 +22,7 @@ after with the thresholds fixed, the models refitted on every tuning slice.
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import math
 import sys
@@ -35,6 +40,10 @@ from bot.search.calibration import NAMES, signals  # noqa: E402
 
 Record = dict[str, Any]
 L2 = 1.0
+SHARE = 0.0436  # main's held-out wrong share when it was fitted (relevance-main72.txt)
+# The tuning slices' offers the shipped model was fitted on (dev..dev26, everyday*, chat),
+# written from `calib73_table.py --all` on 549b45bd
+OFFERS = ROOT / "bench/results/calib73_offers.jsonl.gz"
 
 
 def fit(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -99,8 +108,20 @@ def curve(records: list[Record], p: np.ndarray, *, below: bool) -> list[tuple[fl
     return out
 
 
-def load(path: str) -> list[Record]:
-    return [json.loads(line) for line in Path(path).read_text().splitlines()]
+def load(path: str | Path) -> list[Record]:
+    """Records written by `calib73_table.py --dump` (or gzipped: `OFFERS`, the shipped fit's)."""
+    path = Path(path)
+    opened = gzip.open(path, "rt") if path.suffix == ".gz" else path.open()  # noqa: SIM115
+    with opened as lines:
+        return [json.loads(line) for line in lines]
+
+
+def fitted_offers(offers: list[Record], share: float = SHARE) -> tuple[Any, float]:
+    """The offers model fitted on every tuning slice's offers, and the threshold chosen on the
+    out-of-fold curve: what `bot/search/calibration.py` carries."""
+    x = np.array([signals(r) for r in offers])
+    y = np.array([r["verdict"] == "right" for r in offers], dtype=float)
+    return fit(x, y), promote_threshold(offers, out_of_fold(offers), share)
 
 
 def tuning(records: list[Record]) -> list[Record]:
@@ -144,7 +165,7 @@ def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("records")
     parser.add_argument("--ratio", type=float, default=4.0, help="bad removed per right lost")
-    parser.add_argument("--share", type=float, default=0.0436, help="the wrong share to keep")
+    parser.add_argument("--share", type=float, default=SHARE, help="the wrong share to keep")
     parser.add_argument("--whatif", action="store_true")
     parser.add_argument(
         "--numbers", action="store_true", help="print the offers model as bot/search carries it"
