@@ -140,6 +140,7 @@ from bot.search.query import (
 from bot.search.questions import LONG_NAME, QuestionRules, Typo
 from bot.search.ranking import (
     ACRONYM_PHRASE_SCORE,
+    FILLED_OFFERS,
     MATCH_MARGIN,
     MATCH_SCORE,
     MAX_SUGGESTIONS,
@@ -988,7 +989,7 @@ class SearchIndex:
                 decided = self._offered_off_field(
                     decided, similar, versionless, meaning, semantic, names_in
                 )
-            return decided
+            return self._offers_filled(decided, similar)
         return self._decide(pool, query, normalized, core)
 
     def _named(
@@ -1531,12 +1532,7 @@ class SearchIndex:
             return result
         ordered = sorted(firsts, key=lambda item: item[0] != described)  # stable: the rest kept
         offers = tuple(
-            Suggestion(
-                self.entries[entry].id,
-                self.entries[entry].title,
-                round(semantic_score(cosine), 1),
-                "description" if entry == described else "semantic",
-            )
+            self._meaning_offer(entry, cosine, "description" if entry == described else "semantic")
             for entry, cosine in ordered
         )
         return replace(
@@ -1546,6 +1542,33 @@ class SearchIndex:
             score=offers[0].score,
             suggestions=offers,
         )
+
+    def _meaning_offer(self, entry: int, cosine: float, strategy: Strategy) -> Suggestion:
+        """An offer of `entry` as the meaning scored it (its `cosine` to the text)."""
+        return Suggestion(
+            self.entries[entry].id,
+            self.entries[entry].title,
+            round(semantic_score(cosine), 1),
+            strategy,
+        )
+
+    def _offers_filled(
+        self, result: SearchResult, similar: Sequence[tuple[int, float]]
+    ) -> SearchResult:
+        """Choices (no card) fewer than `FILLED_OFFERS` are followed by the meaning's first that
+        many entries (`similar`, best first) not among them, up to that many: a description the
+        pool's names and words missed ("how can apple collect usage stats without ...") still
+        offers what it means. Only ever appended: no card is made, removed or changed, the
+        choices already there keep their places, and "none" stays "none"."""
+        if result.status != "suggest" or len(result.suggestions) >= FILLED_OFFERS:
+            return result
+        offered = {suggestion.id for suggestion in result.suggestions}
+        more = [(e, c) for e, c in similar[:FILLED_OFFERS] if self.entries[e].id not in offered]
+        more = more[: FILLED_OFFERS - len(result.suggestions)]
+        if not more:
+            return result
+        filled = (*result.suggestions, *(self._meaning_offer(e, c, "semantic") for e, c in more))
+        return replace(result, suggestions=filled)
 
     def _offered_off_field(
         self,
