@@ -30,12 +30,12 @@ fired: list[bool] = []
 def tallies(case: Case, result: SearchResult) -> Counter[str]:
     card = result.entry.id if result.entry else None
     if case.expected is None:
-        return Counter(offcard=card is not None and not case.accepts(card))
+        return Counter(offcard=int(card is not None and not case.accepts(card)))
     shown = [card, *(s.id for s in result.suggestions[:3])]
     return Counter(
-        right=case.accepts(card),
-        wrong=card is not None and not case.accepts(card),
-        card3=any(case.accepts(i) for i in shown),
+        right=int(case.accepts(card)),
+        wrong=int(card is not None and not case.accepts(card)),
+        card3=int(any(case.accepts(i) for i in shown)),
         n=1,
     )
 
