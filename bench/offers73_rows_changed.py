@@ -5,11 +5,12 @@ the rule's calls recorded; the rows where it appended offers are searched again 
 card must be the same on every such row (asserted): the rule only fills offers. Held-out rows are
 never printed, only counted into their slice's totals.
 
-    OPENBLAS_NUM_THREADS=1 python bench/offers73_rows_changed.py
+    OPENBLAS_NUM_THREADS=1 python bench/offers73_rows_changed.py [--slices dev27,test35]
 """
 
 from __future__ import annotations
 
+import argparse
 import sys
 from collections import Counter
 from pathlib import Path
@@ -41,6 +42,9 @@ def tallies(case: Case, result: SearchResult) -> Counter[str]:
 
 
 def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--slices", default="", help="only these slices (default: all)")
+    only = set(filter(None, parser.parse_args().slices.split(",")))
     index = SearchIndex.build(load_glossary())
     filled = SearchIndex._offers_filled
 
@@ -51,6 +55,7 @@ def main() -> int:
 
     SearchIndex._offers_filled = recorded  # type: ignore[method-assign]
     cases = [c for name in SETS for c in load_cases(ROOT / "tests/search" / name)]
+    cases = [c for c in cases if not only or c.slice in only]
     changed: list[tuple[Case, SearchResult]] = []
     for case in cases:
         fired.clear()
