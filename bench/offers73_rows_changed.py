@@ -48,8 +48,8 @@ def main() -> int:
     index = SearchIndex.build(load_glossary())
     filled = SearchIndex._offers_filled
 
-    def recorded(self, result, similar):  # type: ignore[no-untyped-def]
-        after = filled(self, result, similar)
+    def recorded(self, result):  # type: ignore[no-untyped-def]
+        after = filled(self, result)
         fired.append(after is not result)
         return after
 
@@ -63,7 +63,7 @@ def main() -> int:
         if any(fired):
             changed.append((case, result))
     print("rows", len(cases), "rule fired", len(changed))
-    SearchIndex._offers_filled = lambda self, result, similar: result  # type: ignore[method-assign]
+    SearchIndex._offers_filled = lambda self, result: result  # type: ignore[method-assign]
     before: dict[str, Counter[str]] = {}
     after: dict[str, Counter[str]] = {}
     for case, ruled in changed:

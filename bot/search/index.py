@@ -26,6 +26,8 @@ from bot.collector import collector_paused
 from bot.glossary.keys import compact, normalize
 from bot.glossary.links import without_links
 from bot.glossary.models import DOERS, Entry
+from bot.search import calibration
+from bot.search.calibration import Fused
 from bot.search.chat import SHORTHAND, plain_chat
 from bot.search.corpus import default_order
 from bot.search.everyday import (
@@ -420,6 +422,8 @@ class SearchIndex:
                 led = _led_by(offer, result.suggestions)
                 result = replace(result, suggestions=led, other_side=offer.id)
         result = self._first_listed_carded(result, query[:MAX_QUERY])
+        result = self._offer_carded(result, query)
+        result = self._offers_filled(result)  # after every card decision: offers only
         result = self._name_written(result)
         if said != query:
             as_typed = normalize(without_chat_markup(query[:MAX_QUERY]))
@@ -432,6 +436,42 @@ class SearchIndex:
             )
             result = replace(result, alias=alias)
         return result
+
+    def _offer_carded(self, result: SearchResult, query: str) -> SearchResult:
+        """An offer whose first choice the calibrated model (`calibration.p_right`, fitted on
+        the tuning slices' offers) gives at least `OFFER_CARDED` is that choice's card, the rest
+        still offered: "a lone suggestion with a strong lead is a card" (task calib73)."""
+        if result.entry is not None or not result.suggestions:
+            return result
+        offers = result.suggestions
+        first = self.positions.get(offers[0].id)
+        nxt = self.positions.get(offers[1].id) if len(offers) > 1 else None
+        if first is None:
+            return result
+        signals_of = calibration.record(
+            result.fused,
+            first,
+            nxt,
+            offers,
+            text=query,
+            title=self.entries[first].title,
+            written_whole=result.name_written,
+            compared=result.other_side is not None,
+            question=is_question(query),
+            related=nxt is not None and self._related(first, nxt),
+            same_category=nxt is not None
+            and self.entries[nxt].category == self.entries[first].category,
+        )
+        if calibration.p_right(calibration.signals(signals_of)) < calibration.OFFER_CARDED:
+            return result
+        return replace(
+            result,
+            status="match",
+            entry=self.entries[first],
+            strategy=offers[0].strategy,
+            score=offers[0].score,
+            suggestions=offers[1:],
+        )
 
     @staticmethod
     def _name_written(result: SearchResult) -> SearchResult:
@@ -916,19 +956,30 @@ class SearchIndex:
             )
             if described_first is None and long_description:
                 described_first = _described_past_names(pool, query)
+            # "which python library for semantic search" asks to pick a thing the names
+            # written only describe: none of them is what it asks about
+            fused_written = frozenset(() if core.startswith("which ") else (e for e, _ in written))
+            fused = Fused(
+                similar=tuple(similar),
+                before=tuple((e, c.score, c.strategy) for e, c in pool.by_entry.items()),
+                written=fused_written,
+                asked=asked[0] if asked else None,
+                claused=said is not None,
+                unnamed=not written and asked is None and subject is None,
+                long_description=long_description,
+                field=0.0 if meaning is None else field_cosine(semantic, meaning),
+            )
             fuse(
                 pool,
                 similar,
                 question=question and not unclear,
                 asked_about=asked,
-                # "which python library for semantic search" asks to pick a thing the names
-                # written only describe: none of them is what it asks about
-                written=() if core.startswith("which ") else {entry for entry, _ in written},
+                written=fused_written,
                 long_description=long_description,
                 described_first=described_first,
-                unnamed=not written and asked is None and subject is None,
-                claused=said is not None,
-                field=0.0 if meaning is None else field_cosine(semantic, meaning),
+                unnamed=fused.unnamed,
+                claused=fused.claused,
+                field=fused.field,
             )
             if source is not None:  # offered beside the target, never its card
                 pool.cap((source[0],), MATCH_SCORE - MATCH_MARGIN)
@@ -989,7 +1040,7 @@ class SearchIndex:
                 decided = self._offered_off_field(
                     decided, similar, versionless, meaning, semantic, names_in
                 )
-            return self._offers_filled(decided, similar)
+            return replace(decided, fused=fused)
         return self._decide(pool, query, normalized, core)
 
     def _named(
@@ -1552,16 +1603,18 @@ class SearchIndex:
             strategy,
         )
 
-    def _offers_filled(
-        self, result: SearchResult, similar: Sequence[tuple[int, float]]
-    ) -> SearchResult:
+    def _offers_filled(self, result: SearchResult) -> SearchResult:
         """Choices (no card) fewer than `FILLED_OFFERS` are followed by the meaning's first that
-        many entries (`similar`, best first) not among them, up to that many: a description the
-        pool's names and words missed ("how can apple collect usage stats without ...") still
-        offers what it means. Only ever appended: no card is made, removed or changed, the
-        choices already there keep their places, and "none" stays "none"."""
+        many entries (`result.fused.similar`, best first) not among them, up to that many: a
+        description the pool's names and words missed ("how can apple collect usage stats
+        without ...") still offers what it means. Only ever appended, after every card decision
+        (`_offer_carded` reads the offers): no card is made, removed or changed, the choices
+        already there keep their places, and "none" stays "none"."""
         if result.status != "suggest" or len(result.suggestions) >= FILLED_OFFERS:
             return result
+        if result.fused is None:  # no meaning ran
+            return result
+        similar = result.fused.similar
         offered = {suggestion.id for suggestion in result.suggestions}
         more = [(e, c) for e, c in similar[:FILLED_OFFERS] if self.entries[e].id not in offered]
         more = more[: FILLED_OFFERS - len(result.suggestions)]

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from bot.glossary.models import Entry
+from bot.search.calibration import Fused
 
 Status = Literal["match", "suggest", "none"]
 # How a hit was found, in the order a dictionary server (RFC 2229) would try: the label is shown
@@ -57,6 +58,9 @@ class SearchResult:
     name_written: bool = False
     # the server's alias (as stored) that named the card: "what is zorbrag?" matched "zorbrag"
     alias: str | None = None
+    # what the meaning and the words were when fused (none where no meaning ran): the signals
+    # `calibration` weighs an offer by
+    fused: Fused | None = None
 
     @classmethod
     def opened(cls, entry: Entry) -> SearchResult:
@@ -69,6 +73,11 @@ class SearchResult:
         the read text for names like C#, so an empty text alone does not say it; an emoji is
         something asked (an honest "No entry")."""
         return all(unicodedata.category(ch)[0] in "PZ" for ch in self.normalized_query)
+
+    @property
+    def entry_id(self) -> str | None:
+        """The matched entry's id: the card this answer opens; None where it opens none."""
+        return self.entry.id if self.entry is not None else None
 
     @property
     def best_id(self) -> str | None:
