@@ -192,6 +192,9 @@ _ID_TIER = TIER[NameKind.ID]
 _WRITTEN_OUT = frozenset({"exact", "id", "server-alias", "alias", "acronym", "expansion", "plural"})
 # How a card is found when no name rule decided it: its name may still be written in the text.
 _WEIGHED = frozenset({"description", "semantic", "match-term"})
+# How a card is found by one of its names whole (not a typo, a plural or a start of it): a
+# longer text's footer quotes that name (`_name_written`).
+_NAMED_OUTRIGHT = frozenset({"alias", "acronym", "expansion"})
 # The names written in a text (`SearchIndex._names_in`), read once a search whatever asks.
 NamesIn = Callable[[str], tuple[Found, ...]]
 
@@ -429,22 +432,27 @@ class SearchIndex:
             alias = (
                 None if position is None else overlay.written_in(position, result.normalized_query)
             )
-            result = replace(result, alias=alias)
+            result = replace(result, matched=alias)
         return result
 
     @staticmethod
     def _name_written(result: SearchResult) -> SearchResult:
-        """`result`, marked where its card's name is written whole in the text though no name
-        rule decided it: the footer says so rather than "by its description". The card stays.
+        """`result` with its card's name that the text writes whole (the longest), which the
+        footer quotes rather than the whole question; marked (`name_written`) where no name rule
+        decided it, so the footer says so rather than "by its description". The card stays.
         (The entry's own names against the read text: a scan for every name costs 10-100 ms.)"""
-        if result.entry is None or result.strategy not in _WEIGHED:
+        if result.entry is None or result.strategy not in _WEIGHED | _NAMED_OUTRIGHT:
             return result
         text = f" {result.normalized_query} "
         if (unlinked := without_links(result.query)) != result.query:  # an address writes no name
             text = f" {normalize(unlinked)} "
         names = {normalize(name) for name in result.entry.names}
-        written = any(f" {name} " in text for name in names if name)
-        return replace(result, name_written=True) if written else result
+        written = [name for name in names if name and f" {name} " in text]
+        name = max(written, key=len, default=None)
+        if name is None:
+            return result
+        said = name if name != result.normalized_query else None  # typed alone: quoted as typed
+        return replace(result, name_written=result.strategy in _WEIGHED, matched=said)
 
     def _asked_over_setting(self, result: SearchResult, overlay: Aliases) -> SearchResult:
         """ "what does mt mean in raid chat" (mt: this server's alias of Tank), "what does

@@ -6,7 +6,8 @@ from __future__ import annotations
 from bot.discord_app.app import GlossaryBot
 from bot.storage import Store
 from bot.term_storage import read_terms
-from tests.discord_app.helpers import buttons, define, is_ephemeral
+from tests.discord_app.conftest import StartBot
+from tests.discord_app.helpers import buttons, define, footer, is_ephemeral
 
 from .conftest import Scene
 from .test_frame72 import _form
@@ -130,3 +131,35 @@ async def test_the_framing_refusal_says_the_rule_it_follows(
     assert "in any case" not in said, said
     said = await moderator_answer(scene, "alias add", {"alias": "ok", "term": "lora"})
     assert said.startswith("Added"), said
+
+
+# -- 3. a card's footer quotes what matched, whatever the strategy --
+
+# (question, what its card's footer quotes and how it matched): a typo, an acronym, a plural,
+# a description, each asked inside a longer question.
+FOOTERS = {
+    "so what is kv cahce in this context?": 'matched "kv cahce" as a typo',
+    "ok so what does rlhf stand for": 'matched "rlhf" as an acronym',
+    "what are kv caches?": 'matched "kv caches" as a plural',
+    "when my loss spikes after warmup, what is gradient clipping?": (
+        'matched "gradient clipping" by the name written in it'
+    ),
+}
+
+
+async def test_a_card_found_inside_a_question_quotes_what_matched_not_the_question(
+    scene: Scene, start_bot: StartBot, store: Store
+) -> None:
+    """Failed before: each footer quoted the whole question (`matched "so what is kv cahce in
+    this context?" as a typo`); polish72 fixed it for a server's alias only. Now the name or the
+    question's term, in /define and a mention alike; a term typed alone is quoted as typed."""
+    fake = scene.fake
+    async with start_bot(store):
+        for asked, said in FOOTERS.items():
+            _, card = await define(fake, scene.bob, asked, scene.channel)
+            assert f" · {said}" in footer(card), (asked, card)
+            await fake.user_message(scene.alice, scene.channel, f"{fake.bot.mention} {asked}")
+            mentioned = await fake.wait_for_channel_message(scene.channel)
+            assert f" · {said}" in footer(mentioned), (asked, mentioned)
+        _, card = await define(fake, scene.bob, "KV Cahce?", scene.channel)
+        assert ' · matched "KV Cahce?" as a typo' in footer(card), card
