@@ -3,6 +3,13 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
 from bot.discord_app.app import GlossaryBot
 from bot.storage import Store
 from bot.term_storage import read_terms
@@ -12,6 +19,7 @@ from tests.discord_app.helpers import buttons, define, footer, is_ephemeral
 from .conftest import Scene
 from .test_frame72 import _form
 from .test_left47 import moderator_answer
+from .test_product71 import EXIT_WITHIN, _environment
 
 # -- 1. a name of emoji or symbols alone: /suggest and the term form agree --
 
@@ -163,3 +171,61 @@ async def test_a_card_found_inside_a_question_quotes_what_matched_not_the_questi
             assert f" · {said}" in footer(mentioned), (asked, mentioned)
         _, card = await define(fake, scene.bob, "KV Cahce?", scene.channel)
         assert ' · matched "KV Cahce?" as a typo' in footer(card), card
+
+
+# -- 5. --help and --version with standard output closed --
+
+
+@pytest.mark.parametrize(
+    ("arguments", "what"),
+    [
+        (["--help"], "help"),
+        (["-h"], "help"),
+        (["check", "--help"], "help"),
+        (["--version"], "version"),
+    ],
+)
+def test_help_with_stdout_closed_says_so_in_one_line(
+    tmp_path: Path, arguments: list[str], what: str
+) -> None:
+    """Failed before: started with stdout closed (`>&-`), `--help` printed nothing and exited 0,
+    so the operator learnt nothing. Now one line on stderr and exit 1, as on a full disk."""
+    closed = subprocess.run(
+        ["sh", "-c", 'exec "$@" >&-', "sh", sys.executable, "-m", "bot", *arguments],
+        env=_environment(tmp_path),
+        cwd=tmp_path,
+        stderr=subprocess.PIPE,
+        text=True,
+        timeout=EXIT_WITHIN,
+        check=False,
+    )
+    said = f"glossary-bot: error: cannot write the {what}: standard output is closed\n"
+    assert (closed.returncode, closed.stderr) == (1, said)
+
+
+@pytest.mark.parametrize(
+    "arguments", [["--help"], ["check", "--help"], ["--version"], ["search", "rag"]]
+)
+def test_help_into_a_pipe_its_reader_closed_exits_0_quietly(
+    tmp_path: Path, arguments: list[str]
+) -> None:
+    """A pipe whose reader is gone (`--help | head -0`) is no error, as for every command
+    (`export | head`): exit 0, nothing on stderr. Failed before without PYTHONUNBUFFERED (an
+    operator's shell): exit 120 and "Exception ignored … BrokenPipeError", Python's flush at
+    exit failing again; `search` too."""
+    read, write = os.pipe()
+    os.close(read)
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "bot", *arguments],
+            env=_environment(tmp_path),
+            cwd=tmp_path,
+            stdout=write,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=EXIT_WITHIN,
+            check=False,
+        )
+    finally:
+        os.close(write)
+    assert (done.returncode, done.stderr) == (0, "")
