@@ -137,7 +137,7 @@ from bot.search.query import (
     without_speaker,
     without_versions,
 )
-from bot.search.questions import LONG_NAME, QuestionRules, Typo
+from bot.search.questions import LONG_NAME, QuestionRules, Typo, points_back
 from bot.search.ranking import (
     ACRONYM_PHRASE_SCORE,
     MATCH_MARGIN,
@@ -421,6 +421,8 @@ class SearchIndex:
             if offer is not None and offer.id != result.entry.id:
                 led = _led_by(offer, result.suggestions)
                 result = replace(result, suggestions=led, other_side=offer.id)
+        if pair is None and result.entry is not None:
+            result = self._other_name_pointed_at(result, said, overlay)
         result = self._first_listed_carded(result, query[:MAX_QUERY])
         result = self._name_written(result)
         if said != query:
@@ -434,6 +436,24 @@ class SearchIndex:
             )
             result = replace(result, matched=alias)
         return result
+
+    def _other_name_pointed_at(
+        self, result: SearchResult, said: str, overlay: Aliases
+    ) -> SearchResult:
+        """ "we use rag and lora, what is that": two names written, then a question pointing back
+        ("that", "those"): which one is meant nobody can tell, so the card, one of them, offers
+        the other first, as a comparison's card offers its other side. Only the offers move."""
+        assert result.entry is not None
+        clauses = asked_clause(said)
+        if clauses is None or not points_back(clauses[1]):
+            return result
+        found = self._mentions(clauses[0], overlay, None, as_typed=False)
+        named = list(dict.fromkeys(mention.entry for mention in found))
+        if len(named) != 2 or result.entry not in named:
+            return result
+        other = named[1] if named[0] == result.entry else named[0]
+        offer = Suggestion(other.id, other.title, result.score, "exact")
+        return replace(result, suggestions=_led_by(offer, result.suggestions))
 
     @staticmethod
     def _name_written(result: SearchResult) -> SearchResult:
