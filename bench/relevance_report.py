@@ -1,6 +1,6 @@
 """Relevance of the full search on every set, per slice and kind (the README's figures).
 
-    python bench/relevance_report.py [--misses dev,calib,dev2,dev3,dev4,dev5,dev6,dev7,dev8,dev9,dev10,dev11,dev12,dev13,dev14,dev15,dev16,dev17,dev18,dev19,dev20,dev21,dev22,dev23,dev24,dev25,dev26] [--lexical]
+    python bench/relevance_report.py [--misses dev,calib,dev2,dev3,dev4,dev5,dev6,dev7,dev8,dev9,dev10,dev11,dev12,dev13,dev14,dev15,dev16,dev17,dev18,dev19,dev20,dev21,dev22,dev23,dev24,dev25,dev26,dev27] [--lexical]
 
 Sets: `tests/search/relevance.tsv` (old, written with the matcher), `relevance_blind.tsv` (dev /
 calib / test slices), `relevance_blind2.tsv` (slice `test2`, written later from titles alone,
@@ -164,6 +164,16 @@ entry's word in another field's sense, plain other-field questions, far fields),
 `relevance_blind56.tsv` (one slice, `test34`, held out, the other half in the same shapes in
 other voices: a bike courier, a tugboat pilot, a stonemason, a dog groomer, a bookbinder;
 written right after dev26),
+`relevance_blind57.tsv` (one slice, `dev27`, to tune on, half the glossary split by the md5 of
+"73:" + id, alternately within each category, the first to dev27: harder, naming nothing: one
+description naming nothing of it for each entry (a third each of 4-9, 10-25 and 26-60 words: what
+it does, what it is for, an analogy, a symptom), one chat question for about half the entries (a
+quarter naming the entry), from a harbour master, a cheesemaker, an auctioneer, a subtitler,
+a clockmaker; 50 off-topic rows: 25 near-misses using an entry's word in another
+field's sense, 15 plain programming / cloud / web / crypto questions, 10 far fields),
+`relevance_blind58.tsv` (one slice, `test35`, held out, the other half in the same shapes in
+other voices: a ferry mechanic, an organ builder, a farrier, an orchardist, a tailor; written
+right after dev27),
 `relevance_everyday2.tsv` (one slice, `everyday2`, to tune on: off-topic messages from Discord
 servers not about AI using the everyday senses of the field's words, so that new phrasings
 bringing such words into the glossary show up on tuning data),
@@ -173,7 +183,7 @@ and `everyday_probes.tsv` (entry names in
 their everyday sense and ML questions using them: slice `everyday` to tune on,
 `everyday-check` held apart) and `chat_style_probes.tsv` (questions typed the way people write
 in a Discord chat: slice `chat` to tune on, `chat-check` held apart).
-Misses are printed only for the slices named (never test, test2 to test34, everyday-check or
+Misses are printed only for the slices named (never test, test2 to test35, everyday-check or
 chat-check: they are reported, not tuned on). Last line JSON.
 """
 
@@ -257,6 +267,8 @@ SETS = (
     "relevance_blind54.tsv",
     "relevance_blind55.tsv",
     "relevance_blind56.tsv",
+    "relevance_blind57.tsv",
+    "relevance_blind58.tsv",
     "relevance_everyday2.tsv",
     "relevance_everyday3.tsv",
     "everyday_probes.tsv",
@@ -297,6 +309,7 @@ HELD_OUT = {
     "test32",
     "test33",
     "test34",
+    "test35",
     "everyday-check",
     "chat-check",
 }
@@ -336,7 +349,7 @@ def main() -> int:
         "--misses",
         default="",
         help=(
-            "slices whose misses to list (dev, calib, dev2 to dev26, everyday, everyday2, everyday3, "
+            "slices whose misses to list (dev, calib, dev2 to dev27, everyday, everyday2, everyday3, "
             "chat)"
         ),
     )

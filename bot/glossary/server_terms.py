@@ -251,12 +251,18 @@ def check_draft(
     if kept and not is_web_url(kept):
         # Stored before such were refused (review72): the edit is saved with it as it was, and
         # the moderator told, not refused for what the form cannot change.
-        said = (
-            f"“{kept[:80]}” is not an address a browser opens; kept as it was stored (the "
-            "form does not hold it): a file's reference in `/term import` replaces it."
-        )
+        said = _kept_reference(kept, "the form does not hold it")
         problems = [*problems, TermProblem("reference", said, severity="warning")]
     return TermCheck(None if _errors(problems) else term, problems)
+
+
+def _kept_reference(reference: str, why: str) -> str:
+    """What a moderator is told of a reference URL refused now but stored before such were
+    (review72), kept as stored (`why`)."""
+    return (
+        f"“{reference[:80]}” is not an address a browser opens; kept as it was stored "
+        f"({why}): a file's reference in `/term import` replaces it."
+    )
 
 
 # A term's fields only a file (`/term import`, `terms import`) gives: `/term edit`'s form and
@@ -448,6 +454,9 @@ class _Reporter:
         """An import keeps the stored term, refused only for what it was stored with before
         such was refused: a warning, not an error."""
         self.kept = True
+        self.warning(field, message)
+
+    def warning(self, field: str, message: str) -> None:
         c = self.candidate
         self.problems.append(TermProblem(field, message, c.label or None, c.line, "warning"))
 
@@ -813,6 +822,19 @@ def _check_like_bundled(fields: Mapping[str, object], report: _Reporter) -> None
     probe = _entry_of(fields, "probe", ())
     # The form's caps (no larger than the card's) are said by _check_fits_form, with the count.
     for field_name, message in entry_problems(probe, capped=_FORM_TEXTS):
+        stored = report.candidate.stored
+        reference = fields.get("reference")
+        if (
+            field_name == "reference"
+            and report.keep_old
+            and isinstance(reference, str)
+            and stored is not None
+            and reference == stored.reference
+        ):
+            # Stored before such were refused: the server's own export imports back, as
+            # `/term edit` saves the term with it.
+            report.warning(field_name, _kept_reference(reference, "before such were refused"))
+            continue
         report(field_name, message)
 
 

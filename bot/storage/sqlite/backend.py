@@ -207,7 +207,10 @@ class SqliteBackend(Backend):
         the file put there (a restored backup), or a new one with the schema when only the
         folder is.
         """
-        if _identity_of(self.location) == self._identity:
+        # Unattached, the bot holds no file: whatever is at the path is taken up as put there,
+        # even the file it let go of (moved aside and back) or one with that file's inode number
+        # (freed at the let-go, reused by the next file made), whose logs are not those noted.
+        if not self._unattached and _identity_of(self.location) == self._identity:
             if self._log_deleted_alone():
                 await self._take_up_new_log()
             self._ensure_not_swapped()
@@ -215,8 +218,8 @@ class SqliteBackend(Backend):
             self._ensure_not_swapped()  # said and raised here, once seen
             return
         async with self._reattaching:
-            if _identity_of(self.location) == self._identity:  # another write took it up
-                return
+            if not self._unattached and _identity_of(self.location) == self._identity:
+                return  # another write took it up
             if not Path(self.location).parent.is_dir():
                 self._say_lost()
                 raise DatabaseLost(
