@@ -36,7 +36,7 @@ from bot import limits
 from bot.glossary.check import entry_problems, is_web_url
 from bot.glossary.keys import compact, plural_variants
 from bot.glossary.lookalikes import LookAlikes, entry_lookalikes, looks_like
-from bot.glossary.merge import _unique, _unique_folded
+from bot.glossary.merge import unique, unique_folded
 from bot.glossary.models import (
     CATEGORIES,
     SERVER_SOURCE_KEY,
@@ -468,11 +468,11 @@ def _clean(fields: Mapping[str, object]) -> dict[str, object]:
         if isinstance(value, str):
             out[name] = value.strip() or (None if name not in {"title", "definition"} else "")
         elif isinstance(value, (list, tuple)):
-            out[name] = tuple(_unique(str(v).strip() for v in value if str(v).strip()))
+            out[name] = tuple(unique(str(v).strip() for v in value if str(v).strip()))
         else:
             out[name] = value
     names = {compact(str(out.get("title") or "")), compact(str(out.get("acronym") or ""))}
-    aliases = _unique_folded(str(a) for a in _as_tuple(out.get("aliases")))
+    aliases = unique_folded(str(a) for a in _as_tuple(out.get("aliases")))
     out["aliases"] = tuple(a for a in aliases if compact(a) not in names)
     return out
 
@@ -1036,7 +1036,7 @@ def server_glossary(
     overlays: dict[str, Entry] = {}
     added: list[Entry] = []
     for term in terms:
-        related = tuple(_unique(card_id.get(r, r) for r in term.related))
+        related = tuple(unique(card_id.get(r, r) for r in term.related))
         target = targets[term.id]
         if target is None:
             added.append(_entry_of(term.model_dump(), term.id, related, source.key))
@@ -1053,7 +1053,7 @@ def overlay_entry(
     bundled entry's wordings follow as other sources, and its names and keywords stay search's."""
     own = _entry_of(term.model_dump(), bundled.id, (), source_key)
     names = {compact(own.title), compact(own.acronym or bundled.acronym or "")}
-    aliases = _unique_folded(n for n in (*own.names, *bundled.names) if compact(n) not in names)
+    aliases = unique_folded(n for n in (*own.names, *bundled.names) if compact(n) not in names)
     # From the bundled entry, so what only it has (match terms, notes, anything added to Entry
     # later) stays; the server's fields lead.
     return bundled.model_copy(
@@ -1069,8 +1069,8 @@ def overlay_entry(
             "boundary": own.boundary,
             "importance": own.importance,
             "plain": own.plain,
-            "keywords": tuple(_unique((*own.keywords, *bundled.keywords))),
-            "related": tuple(r for r in _unique(related) if r != bundled.id),
+            "keywords": tuple(unique((*own.keywords, *bundled.keywords))),
+            "related": tuple(r for r in unique(related) if r != bundled.id),
             "reference": own.reference,
             "sources": (*own.sources, *bundled.sources),
         }

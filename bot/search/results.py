@@ -72,6 +72,11 @@ class SearchResult:
         return all(unicodedata.category(ch)[0] in "PZ" for ch in self.normalized_query)
 
     @property
+    def entry_id(self) -> str | None:
+        """The matched entry's id: the card this answer opens; None where it opens none."""
+        return self.entry.id if self.entry is not None else None
+
+    @property
     def best_id(self) -> str | None:
         """The matched entry's id, else the first suggestion's: what a user would click first."""
         if self.entry is not None:

@@ -20,13 +20,12 @@ from bot.storage.cli import on_store
 from bot.term_storage import TermChange, change_terms, read_terms
 from tests.conftest import TEST_DATABASE_URL
 from tests.discord_app.helpers import buttons, define, define_until_card, is_ephemeral
-from tests.resilience.botproc import glossary_bot_here
+from tests.resilience.botproc import CLI_ENV, glossary_bot_here
 
 from .conftest import Scene
 from .test_category71 import pick, refused_for_category
 from .test_left47 import moderator_answer
 from .test_mend71 import _import, database  # noqa: F401  (a fixture)
-from .test_round11 import CLI_ENV
 
 # What `/define` searches and misses but no suggestion may be named: a timestamp, a command
 # link, accents with no letter under them.

@@ -21,7 +21,7 @@ from bot.storage.cli import on_store
 from bot.term_storage import TermChange, change_terms, read_terms
 from tests.discord_app.helpers import buttons
 from tests.fake_discord import FakeDiscord
-from tests.resilience.botproc import BotProcess, glossary_bot_here
+from tests.resilience.botproc import CLI_ENV, BotProcess, glossary_bot_here
 from tests.resilience.conftest import StartBot
 
 from .conftest import Scene
@@ -30,7 +30,6 @@ from .test_mend71 import database  # noqa: F401  (the fixture)
 from .test_product70 import _imported
 from .test_product71 import EXIT_WITHIN, WAYS_IN, _environment, _signalled
 from .test_review71 import ONE_ENTRY, SECRET
-from .test_round11 import CLI_ENV
 
 
 @pytest.mark.parametrize(

@@ -15,13 +15,11 @@ from tests.discord_app.conftest import StartBot
 from tests.discord_app.helpers import define, embed_of
 from tests.multiprocess.test_shards import world
 from tests.polling import eventually
-from tests.resilience.botproc import ROOT, BotProcess, glossary_bot_here
+from tests.resilience.botproc import CLI_ENV, BotProcess, glossary_bot_here
 from tests.resilience.helpers import hung_database
 from tests.resilience.test_shard_claims import answers_on, end_sessions, process_of, refused
 
 from .conftest import Scene
-
-CLI_ENV = {"PYTHONPATH": str(ROOT), "GLOSSARY_PATHS": "", "PATH": "/usr/bin:/bin"}
 
 # Passwords as a provider's console makes them, pasted into the URL as they are. Each holds a
 # character that ends the URL's user:password part early unless percent-encoded; the second of
