@@ -140,9 +140,10 @@ from bot.search.query import (
     without_speaker,
     without_versions,
 )
-from bot.search.questions import LONG_NAME, QuestionRules, Typo
+from bot.search.questions import LONG_NAME, QuestionRules, Typo, points_back
 from bot.search.ranking import (
     ACRONYM_PHRASE_SCORE,
+    FILLED_OFFERS,
     MATCH_MARGIN,
     MATCH_SCORE,
     MAX_SUGGESTIONS,
@@ -195,6 +196,9 @@ _ID_TIER = TIER[NameKind.ID]
 _WRITTEN_OUT = frozenset({"exact", "id", "server-alias", "alias", "acronym", "expansion", "plural"})
 # How a card is found when no name rule decided it: its name may still be written in the text.
 _WEIGHED = frozenset({"description", "semantic", "match-term"})
+# How a card is found by one of its names whole (not a typo, a plural or a start of it): a
+# longer text's footer quotes that name (`_name_written`).
+_NAMED_OUTRIGHT = frozenset({"alias", "acronym", "expansion"})
 # The names written in a text (`SearchIndex._names_in`), read once a search whatever asks.
 NamesIn = Callable[[str], tuple[Found, ...]]
 
@@ -421,8 +425,11 @@ class SearchIndex:
             if offer is not None and offer.id != result.entry.id:
                 led = _led_by(offer, result.suggestions)
                 result = replace(result, suggestions=led, other_side=offer.id)
+        if pair is None and result.entry is not None:
+            result = self._other_name_pointed_at(result, said, overlay)
         result = self._first_listed_carded(result, query[:MAX_QUERY])
         result = self._offer_carded(result, query)
+        result = self._offers_filled(result)  # after every card decision: offers only
         result = self._name_written(result)
         if said != query:
             as_typed = normalize(without_chat_markup(query[:MAX_QUERY]))
@@ -433,7 +440,7 @@ class SearchIndex:
             alias = (
                 None if position is None else overlay.written_in(position, result.normalized_query)
             )
-            result = replace(result, alias=alias)
+            result = replace(result, matched=alias)
         return result
 
     def _offer_carded(self, result: SearchResult, query: str) -> SearchResult:
@@ -472,19 +479,42 @@ class SearchIndex:
             suggestions=offers[1:],
         )
 
+    def _other_name_pointed_at(
+        self, result: SearchResult, said: str, overlay: Aliases
+    ) -> SearchResult:
+        """ "we use rag and lora, what is that": two names written, then a question pointing back
+        ("that", "those"): which one is meant nobody can tell, so the card, one of them, offers
+        the other first, as a comparison's card offers its other side. Only the offers move."""
+        assert result.entry is not None
+        clauses = asked_clause(said)
+        if clauses is None or not points_back(clauses[1]):
+            return result
+        found = self._mentions(clauses[0], overlay, None, as_typed=False)
+        named = list(dict.fromkeys(mention.entry for mention in found))
+        if len(named) != 2 or result.entry not in named:
+            return result
+        other = named[1] if named[0] == result.entry else named[0]
+        offer = Suggestion(other.id, other.title, result.score, "exact")
+        return replace(result, suggestions=_led_by(offer, result.suggestions))
+
     @staticmethod
     def _name_written(result: SearchResult) -> SearchResult:
-        """`result`, marked where its card's name is written whole in the text though no name
-        rule decided it: the footer says so rather than "by its description". The card stays.
+        """`result` with its card's name that the text writes whole (the longest), which the
+        footer quotes rather than the whole question; marked (`name_written`) where no name rule
+        decided it, so the footer says so rather than "by its description". The card stays.
         (The entry's own names against the read text: a scan for every name costs 10-100 ms.)"""
-        if result.entry is None or result.strategy not in _WEIGHED:
+        if result.entry is None or result.strategy not in _WEIGHED | _NAMED_OUTRIGHT:
             return result
         text = f" {result.normalized_query} "
         if (unlinked := without_links(result.query)) != result.query:  # an address writes no name
             text = f" {normalize(unlinked)} "
         names = {normalize(name) for name in result.entry.names}
-        written = any(f" {name} " in text for name in names if name)
-        return replace(result, name_written=True) if written else result
+        written = [name for name in names if name and f" {name} " in text]
+        name = max(written, key=len, default=None)
+        if name is None:
+            return result
+        said = name if name != result.normalized_query else None  # typed alone: quoted as typed
+        return replace(result, name_written=result.strategy in _WEIGHED, matched=said)
 
     def _asked_over_setting(self, result: SearchResult, overlay: Aliases) -> SearchResult:
         """ "what does mt mean in raid chat" (mt: this server's alias of Tank), "what does
@@ -1586,12 +1616,7 @@ class SearchIndex:
             return result
         ordered = sorted(firsts, key=lambda item: item[0] != described)  # stable: the rest kept
         offers = tuple(
-            Suggestion(
-                self.entries[entry].id,
-                self.entries[entry].title,
-                round(semantic_score(cosine), 1),
-                "description" if entry == described else "semantic",
-            )
+            self._meaning_offer(entry, cosine, "description" if entry == described else "semantic")
             for entry, cosine in ordered
         )
         return replace(
@@ -1601,6 +1626,35 @@ class SearchIndex:
             score=offers[0].score,
             suggestions=offers,
         )
+
+    def _meaning_offer(self, entry: int, cosine: float, strategy: Strategy) -> Suggestion:
+        """An offer of `entry` as the meaning scored it (its `cosine` to the text)."""
+        return Suggestion(
+            self.entries[entry].id,
+            self.entries[entry].title,
+            round(semantic_score(cosine), 1),
+            strategy,
+        )
+
+    def _offers_filled(self, result: SearchResult) -> SearchResult:
+        """Choices (no card) fewer than `FILLED_OFFERS` are followed by the meaning's first that
+        many entries (`result.fused.similar`, best first) not among them, up to that many: a
+        description the pool's names and words missed ("how can apple collect usage stats
+        without ...") still offers what it means. Only ever appended, after every card decision
+        (`_offer_carded` reads the offers): no card is made, removed or changed, the choices
+        already there keep their places, and "none" stays "none"."""
+        if result.status != "suggest" or len(result.suggestions) >= FILLED_OFFERS:
+            return result
+        if result.fused is None:  # no meaning ran
+            return result
+        similar = result.fused.similar
+        offered = {suggestion.id for suggestion in result.suggestions}
+        more = [(e, c) for e, c in similar[:FILLED_OFFERS] if self.entries[e].id not in offered]
+        more = more[: FILLED_OFFERS - len(result.suggestions)]
+        if not more:
+            return result
+        filled = (*result.suggestions, *(self._meaning_offer(e, c, "semantic") for e, c in more))
+        return replace(result, suggestions=filled)
 
     def _offered_off_field(
         self,

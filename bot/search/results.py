@@ -56,8 +56,9 @@ class SearchResult:
     # the card's name (or an alias) is written whole in the text, though the description, the
     # meaning or a related form decided it ("..., what is gradient clipping?"): how it was found
     name_written: bool = False
-    # the server's alias (as stored) that named the card: "what is zorbrag?" matched "zorbrag"
-    alias: str | None = None
+    # the words of a longer text that named the card: this server's alias as stored ("what is
+    # zorbrag?": "zorbrag"), the card's name written in it (`name_written`); the footer quotes them
+    matched: str | None = None
     # what the meaning and the words were when fused (none where no meaning ran): the signals
     # `calibration` weighs an offer by
     fused: Fused | None = None
