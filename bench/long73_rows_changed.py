@@ -5,8 +5,8 @@ card, off-topic card, right among the card and first three offers).
     OPENBLAS_NUM_THREADS=1 python bench/long73_rows_changed.py --mode plain --save /tmp/plain.json
     OPENBLAS_NUM_THREADS=1 python bench/long73_rows_changed.py --against /tmp/plain.json
 
-`--mode passing` (default): the branch's code (the vote also where names are written, from the
-clauses holding none); `plain`: main's rule (the vote only where no name is written);
+`--mode passing` (default): the code as checked out (b9f6d7bd had the vote also where names are
+written, from the clauses holding none: `SearchIndex._voting_clauses`, reverted); `plain`: main's rule (the vote only where no name is written);
 `floor`: main's rule from `--floor` normalised characters instead of CLAUSED_CHARS. `--against`
 prints per-slice totals of both runs, and for tuning rows only the rows that changed, with
 what the vote saw (names written, its first and score, the lexical stages' first agreeing).
@@ -33,7 +33,6 @@ from bot.search.relevance import Case, load_cases  # noqa: E402
 
 seen: dict[str, Any] = {}
 _fuse = index_module.fuse
-_voting = SearchIndex._voting_clauses
 
 
 def fuse(pool: Any, similar: Any, **kw: Any) -> None:
@@ -99,7 +98,7 @@ def main() -> None:
     parser.add_argument("--save")
     parser.add_argument("--against")
     args = parser.parse_args()
-    if args.mode != "passing":
+    if args.mode != "passing":  # b9f6d7bd's hook; on main's code pass --mode passing alone
         SearchIndex._voting_clauses = staticmethod(mains_rule)  # type: ignore[method-assign,assignment]
     if args.mode == "floor":
         index_module.CLAUSED_CHARS = args.floor

@@ -804,7 +804,11 @@ class SearchIndex:
             alone = [t for t in (unframed, unvoiced, asked_alone) if t is not None]
             # the texts read alone cut to the rows a long message leaves ("speed52")
             riding = [meant, *alone]
-            phrases = self._voting_clauses(query, normalized, written, names_in)
+            # a long message that writes no name is read a clause at a time too, each clause
+            # whole, on the same pass (a clause naming Python in passing would confirm the name)
+            long = len(normalized) >= CLAUSED_CHARS and not written
+            phrases = clauses_of(without_chat_markup(query[:MAX_QUERY])) if long else []
+            phrases = phrases if len(phrases) > 1 else []
             embedded = (
                 semantic.encoder.encode_queries(riding, fit=True, uncut=phrases)
                 if len(semantic)
@@ -1231,21 +1235,6 @@ class SearchIndex:
         setting = list({f.entry for f in found if label[f]} - plain - {lead})
         if setting:  # still offered where nothing else is: a choice, not "no entry"
             pool.cap(setting, max(_setting_score(pool, similar, setting), SUGGEST_SCORE))
-
-    @staticmethod
-    def _voting_clauses(
-        query: str, normalized: str, written: Sequence[tuple[int, int]], names_in: NamesIn
-    ) -> list[str]:
-        """The clauses a long message is also read by, each whole, on the text's own pass (none
-        for a shorter text or one of a single clause). Where the text writes a name, the clauses
-        holding one are left out of the vote: a clause naming Python in passing would confirm the
-        name ("we run it all in python, ... what is that called")."""
-        if len(normalized) < CLAUSED_CHARS:
-            return []
-        phrases = clauses_of(without_chat_markup(query[:MAX_QUERY]))
-        if written:
-            phrases = [phrase for phrase in phrases if not names_in(phrase)]
-        return phrases if len(phrases) > 1 else []
 
     def _names_in(self, text: str) -> tuple[Found, ...]:
         """The names written in `text` as a search box reads them: acronyms in any case, no

@@ -29,6 +29,11 @@ STILL_FAILING = {
     " hospital, and you try to work out whether that exact record was part of its training data,"
     " usually by looking at how unusually confident the model is on it compared to records it"
     " never saw",
+    # the description stage's first; the meaning's third (Zero Redundancy Optimizer first)
+    # still fails
+    "instead of updating the weights after every single example we group, say, thirty-two or "
+    "sixty-four examples together, average their gradients and take one step, and how many go"
+    " into each group decides how much memory the GPU needs and how noisy the steps are",
 }
 PROBES = ProbeFile("long34_probes.tsv", STILL_FAILING)
 

@@ -12,10 +12,6 @@ from .probe_files import ProbeFile, no_card, the_asked_card
 # Probes that fail on this branch: strict expected failures, so one that starts passing fails
 # the suite and is moved out of here.
 STILL_FAILING = {
-    # long73: a name written in passing now leaves its clause out of the vote (warmup-stable-decay)
-    "the learning rate climbs up quickly at the start, then stays flat at its peak for most"
-    " of the run so you can stop or branch off whenever you like, and only in the last "
-    "tenth of training does it get brought down fast, which is when the loss drops sharply",
     # the meaning's fourth (Appropriate Reliance first, 0.654; Self-Consistency 0.632); the
     # description stage a near tie (Thinking Budget 48.5, Self-Consistency 47.0): offered first
     "for each question we let the model write out its reasoning ten or twenty separate times with"

@@ -16,17 +16,6 @@ from .probe_files import ProbeFile, no_card, the_asked_card
 # cosine or leads too little, or the description stage does not agree (bench/results/semantic.md
 # "long70"); benchmark contamination and human in the loop were cards with long70's reading.
 STILL_FAILING = {
-    # long73: a name written in passing now leaves its clause out of the vote (model-card)
-    "we're about to publish our fine tuned model on the hub and the legal team wants a "
-    "short document to go with it: what the model was trained on, what it's meant for and "
-    "not meant for, how it scores across different groups of people, and its known "
-    "limitations and risks. is there a standard format for that kind of document",
-    # long73: a name written in passing now leaves its clause out of the vote (continued-pretraining)
-    "our company has a decent open model that works fine in english, but most of our "
-    "customers write in legal german and it struggles with the vocabulary. rather than "
-    "starting from scratch, the plan is to keep training the existing model on the same "
-    "next word objective but over a few billion tokens of german contracts and court "
-    "rulings, before we do any instruction tuning on top",
     "ok so bit of background first, we run a pretty big model for our support bot and latency has"
     " been the main complaint from users for months now, we tried smaller batches and a faster gpu"
     " and it helped a little. then someone on the team suggested letting a tiny model guess the"
@@ -77,6 +66,12 @@ STILL_FAILING = {
     " refunded a thousand dollars for a twenty dollar order, we changed the flow so that anything"
     " above fifty dollars stops and waits for a person on the team to look at it and approve or"
     " reject it before any money moves",
+    # still no card: the text names the optimizer, so the clause vote (texts naming nothing) does not read it
+    "every few thousand steps our training run would suddenly spike, the loss shooting up by "
+    "an order of magnitude and sometimes going to nan, and we'd have to roll back to a "
+    "checkpoint and pray. what finally fixed it was a one line change: before each optimizer "
+    "update we rescale the whole gradient vector whenever its norm goes above one, so a "
+    "single weird batch can't throw the weights off",
 }
 PROBES = ProbeFile("long70_probes.tsv", STILL_FAILING)
 

@@ -16,11 +16,6 @@ from .probe_files import ProbeFile, no_card, the_asked_card
 # description's card (cosine LONG_COSINE, lead LONG_LEAD), which this task left as it was;
 # longcard72's card on the vote's scale (`fusion.claused_agreed`) carded seven more.
 STILL_FAILING = {
-    # long73: a name written in passing now leaves its clause out of the vote (continuous-batching)
-    "on our serving cluster requests come in at random times with very different lengths. "
-    "the old way waited for a whole group to finish before starting new ones, so short ones"
-    " sat idle. the new engine slots new requests in as soon as any sequence finishes, step"
-    " by step, and the gpu stays busy. what is that scheduling called",
     "hey all, quick one from me. my cousin is doing a course and keeps going on about this "
     "trick where, instead of fiddling with every number inside a huge model, you bolt on two "
     "skinny little matrices beside each big one and only train those. she says it fits on a "
@@ -55,6 +50,10 @@ STILL_FAILING = {
     "big smart model train a small cheap one by making the small one copy the big one's full "
     "probability outputs rather than just the right answers. they say the small one ends up "
     "much better than training alone. what is that approach named",
+    "so we've got about ten gpus in a box and the model is too big for one of them. the "
+    "suggestion is to slice each layer's matrices across the cards so every gpu holds part of"
+    " every layer and they talk constantly. other option is putting different layers on "
+    "different cards. what's the umbrella term for splitting a model over devices",
     "we keep getting broken output from the model when we ask for data our code can parse, "
     "like missing brackets or extra chatter before it. a colleague says you can force the "
     "generator so at each step it's only allowed to choose tokens that keep the text valid "

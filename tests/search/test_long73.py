@@ -3,20 +3,29 @@ it, 18 of them writing ANOTHER entry's name in passing as their setting ("we ser
 a few cards ...", "we train with adam like everybody else ..."), 14 writing none.
 long73_probes.tsv was written from the entry ids and general knowledge before any search run on
 the branch or reading the code; on main d2519041 8 of 18 setting messages and 12 of 14 plain
-ones get their card, no wrong card. With the clause vote read also where a name is written, from
-the clauses holding none (`SearchIndex._voting_clauses`) 10 of 18 (+ sleeper agents, continued
-pretraining) and 12 of 14, no wrong card (bench/results/semantic.md "long73")."""
+ones get their card, no wrong card. The clause vote read also where a name is written, from the
+clauses holding none, carded 10 of 18 (+ sleeper agents, continued pretraining) but lost a
+Discord test's card ("what is a kv cache? " + chat): reverted (bench/results/semantic.md
+"long73")."""
 
 from __future__ import annotations
-
-from bot.search import SearchIndex
-from bot.search.query import normalize
 
 from .probe_files import ProbeFile, the_asked_card
 
 # Probes that fail on this branch: strict expected failures, so one that starts passing fails
 # the suite and is moved out of here. All but one are offered (most first) and not carded.
 STILL_FAILING = {
+    # sleeper-agents (carded by the reverted rule)
+    "we have a safety team that does red teaming every quarter. my question is different: a"
+    " model that behaves perfectly during testing but has a hidden trigger, like a certain "
+    "year in the prompt, after which it starts writing insecure code on purpose. "
+    "researchers trained these deliberately to see if safety training removes it. what are "
+    "they called",
+    # continued-pretraining (carded by the reverted rule)
+    "we use lora for most of our fine-tuning. but my boss asked about something else: after"
+    " pretraining on the whole web, you keep training the base model on a big pile of new "
+    "domain text, like medical papers, with the same next-word objective, before any "
+    "instruction tuning. is there a name for that",
     # held-out-data
     "i'm doing my thesis in python with numpy, mostly small experiments. my advisor said "
     "before i trust the numbers i should keep a slice of the data that the model never sees"
@@ -73,29 +82,3 @@ test_a_long_message_naming_another_entry_in_passing_gets_its_card = PROBES.test(
 )
 test_a_long_message_naming_nothing_gets_its_card = PROBES.test("chat", expect=the_asked_card)
 test_the_probes_are_the_ones_written = PROBES.counted({"setting": 18, "chat": 14})
-
-SETTING = (
-    "we run training in pytorch on cuda, standard stuff. the problem: sometimes a calculation "
-    "comes out totally wrong because a chip in the cluster is faulty, and nothing crashes or logs "
-    "an error, the bad value just flows quietly into the training. what is this failure called"
-)
-
-
-def test_a_long_message_is_read_by_its_clauses_that_write_no_name(
-    bundled_index: SearchIndex,
-) -> None:
-    """The clause naming PyTorch and CUDA is left out of the vote; the others vote (before,
-    a text writing any name had no vote at all)."""
-    normalized = normalize(SETTING)
-    written = [(0, 0)]  # any name written: which one is for the clauses to say
-    clauses = SearchIndex._voting_clauses(SETTING, normalized, written, bundled_index._names_in)
-    assert len(clauses) > 1, clauses
-    assert not any("pytorch" in clause or "cuda" in clause for clause in clauses), clauses
-    assert any("faulty" in clause for clause in clauses), clauses
-    unnamed = SearchIndex._voting_clauses(SETTING, normalized, [], bundled_index._names_in)
-    assert any("pytorch" in clause for clause in unnamed), unnamed
-
-
-def test_a_message_under_the_clause_length_has_no_vote(bundled_index: SearchIndex) -> None:
-    short = "we train in pytorch. a chip quietly gives wrong numbers, what is that called"
-    assert SearchIndex._voting_clauses(short, normalize(short), [], bundled_index._names_in) == []

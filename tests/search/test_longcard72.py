@@ -15,12 +15,6 @@ from .probe_files import ProbeFile, no_card, the_asked_card
 # Probes that fail on this branch: strict expected failures, so one that starts passing fails
 # the suite and is moved out of here.
 STILL_FAILING = {
-    # long73: a name written in passing now leaves its clause out of the vote (superposition)
-    "reading some interpretability posts and the claim is that a model represents far more "
-    "concepts than it has neurons, by packing them into directions that are almost but not "
-    "quite orthogonal. it works because most features are rarely active at the same time, "
-    "so the interference stays small. apparently this is why single neurons look so messy. "
-    "what is this phenomenon called",
     "so our training job was mostly waiting on memory, not doing maths. the profiler showed "
     "the gpu shuffling the big score matrix between slow and fast memory over and over. "
     "someone swapped in a kernel that works on small tiles kept on the chip and never writes "

@@ -15,11 +15,6 @@ from .probe_files import ProbeFile, no_card, the_asked_card
 # both stages agree at cosine 0.687, 0.167 ahead) is Prompt Injection's card since bar56's
 # `fusion.unnamed_lead`.
 STILL_FAILING = {
-    # long73: a name written in passing now leaves its clause out of the vote (adamw)
-    "my friend said the usual adaptive optimizer handles the weight shrinking penalty wrong"
-    " because it gets mixed into the gradient and scaled per parameter, and the fixed "
-    "version just subtracts a bit of the weights directly at every step, separately, which "
-    "apparently generalizes better",
     # the two stages agree, but the meaning's first at cosine 0.534 (under `LONG_COSINE`),
     # Liveness second by 0.012: Prefix Caching offered first
     "we have this huge system prompt that every single request starts with, like three thousand"
