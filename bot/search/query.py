@@ -1406,8 +1406,9 @@ _CONTRAST_BEFORE = re.compile(
 # "like layernorm but without centering": a likeness the text then takes back
 _LIKE_BEFORE = re.compile(r"(?:^| )like(?: (?:a|an|the))?$")
 _BUT_AFTER = re.compile(r"^(?:s)?(?: [^ ]+){0,3}? but\b")
-# "a gpt-2 level model", "a gpt-2 sized model": the name as a yardstick of size or skill
-_YARDSTICK_AFTER = re.compile(r"^ (?:level|sized|class|grade)\b")
+# "a gpt-2 level model", "a gpt-2 sized model": the name as a yardstick of size or skill ("grade"
+# and "class" are verbs too: "how does a process reward model grade ...")
+_YARDSTICK_AFTER = re.compile(r"^ (?:level|sized)\b")
 
 
 def contrast_only(before: str, after: str) -> bool:

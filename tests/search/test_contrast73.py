@@ -71,6 +71,7 @@ test_the_probes_are_the_ones_written = PROBES.counted({"contrast": 22, "none": 3
         ("what is ", " without the hype", False),  # what follows is what it is without
         ("is it like ", "", False),  # a likeness not taken back
         ("what chunk ", " size should i use", False),
+        ("how does a ", " grade chain of thought steps", False),  # a verb, no yardstick
         ("", "", False),
     ],
 )
