@@ -1406,6 +1406,9 @@ _CONTRAST_BEFORE = re.compile(
 # "like layernorm but without centering": a likeness the text then takes back
 _LIKE_BEFORE = re.compile(r"(?:^| )like(?: (?:a|an|the))?$")
 _BUT_AFTER = re.compile(r"^(?:s)?(?: [^ ]+){0,3}? but\b")
+_YES_NO = re.compile(
+    r"^(?:(?:so|ok|and|but|hey) )?(?:is|are|was|were|would|will|does|do|can|could)\b"
+)
 # "a gpt-2 level model", "a gpt-2 sized model": the name as a yardstick of size or skill ("grade"
 # and "class" are verbs too: "how does a process reward model grade ...")
 _YARDSTICK_AFTER = re.compile(r"^ (?:level|sized)\b")
@@ -1419,8 +1422,12 @@ def contrast_only(before: str, after: str) -> bool:
     size ("a small gpt-2 level model supervised gpt-4"): the text is about another thing (task
     contrast73)."""
     tail = before[-COUNTED_TAIL:].rstrip()
-    if _CONTRAST_BEFORE.search(tail) or _YARDSTICK_AFTER.match(after):
+    if _YARDSTICK_AFTER.match(after):
         return True
+    found = _CONTRAST_BEFORE.search(tail)
+    if found is not None:
+        # "is gpt4 better than llama 3": a yes-or-no question weighs both sides, as "vs" does
+        return not (found[0].lstrip().startswith("than") and _YES_NO.match(before))
     return _LIKE_BEFORE.search(tail) is not None and _BUT_AFTER.match(after) is not None
 
 

@@ -72,6 +72,9 @@ test_the_probes_are_the_ones_written = PROBES.counted({"contrast": 22, "none": 3
         ("is it like ", "", False),  # a likeness not taken back
         ("what chunk ", " size should i use", False),
         ("how does a ", " grade chain of thought steps", False),  # a verb, no yardstick
+        ("is gpt4 better than ", " 3", False),  # a yes-or-no question weighs both sides
+        ("so is a cpu slower than a ", " for training", False),
+        ("the processor that is way slower than a ", " for training", True),
         ("", "", False),
     ],
 )
