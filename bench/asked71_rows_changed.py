@@ -8,33 +8,35 @@ are printed; held-out ones only counted per slice (`held ...`), never shown."""
 
 from __future__ import annotations
 
-import csv
 import re
 import sys
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
 import bot.search.query as query_module
 import bot.search.questions as questions
+from bench.relevance_report import SETS, every_case, shown_row_by_row
 from bot.glossary import load_glossary
 from bot.search import SearchIndex, SearchResult
 from bot.search.query import asked_clause, asks_what_it_is, mentioned_at
+from bot.search.relevance import Case
 
-HELD_OUT = ("everyday-check", "chat-check", "calib")
 _SOMEONE = re.compile(r"\bsome(?:one|body)\b", re.IGNORECASE)
 
 
-def outcome(row: dict[str, str], result: SearchResult) -> tuple[str, bool]:
+def outcome(case: Case, result: SearchResult) -> tuple[str, bool]:
     """The row's card (right / wrong / nocard, or offcard / ok off topic) and whether a right
-    entry is the card or among the first three offers (card/3)."""
+    entry is the card or among the first three offers (card/3), as the report counts them
+    (`Case.accepts`)."""
     card = result.entry.id if result.entry else None
-    right = set((row.get("expected") or "").split("|") + (row.get("also") or "").split("|"))
     shown = [card] if card else [s.id for s in result.suggestions[:3]]
-    if row["kind"] == "offtopic" or not row.get("expected"):
-        return ("offcard" if card else "ok"), False
-    kind = "nocard" if card is None else ("right" if card in right else "wrong")
-    return kind, bool(right & set(shown))
+    if case.expected is None:
+        return ("offcard" if card is not None and not case.accepts(card) else "ok"), False
+    kind = "nocard" if card is None else ("right" if case.accepts(card) else "wrong")
+    return kind, any(case.accepts(i) for i in shown)
 
 
 def touched(query: str) -> bool:
@@ -55,29 +57,27 @@ PARTS: dict[str, tuple[object, str, Callable[..., bool]]] = {
 }
 
 
-def searched(
-    index: SearchIndex, rows: list[dict[str, str]], off: set[str]
-) -> list[tuple[str, bool]]:
+def searched(index: SearchIndex, rows: list[Case], off: set[str]) -> list[tuple[str, bool]]:
     """The rows' outcomes with the parts in `off` turned off."""
     kept = {name: getattr(module, attr) for name, (module, attr, _) in PARTS.items()}
     for name in off:
         module, attr, plain = PARTS[name]
         setattr(module, attr, plain)
     try:
-        return [outcome(r, index.search(r["query"])) for r in rows]
+        return [outcome(r, index.search(r.query)) for r in rows]
     finally:
         for name, (module, attr, _) in PARTS.items():
             setattr(module, attr, kept[name])
 
 
 def totals(
-    rows: list[dict[str, str]], before: list[tuple[str, bool]], after: list[tuple[str, bool]]
+    rows: list[Case], before: list[tuple[str, bool]], after: list[tuple[str, bool]]
 ) -> Counter[tuple[str, str, str]]:
     moved: Counter[tuple[str, str, str]] = Counter()
     for row, b, a in zip(rows, before, after, strict=True):
         if b != a:
-            name = row.get("slice") or "old"
-            held = name.startswith("test") or name in HELD_OUT
+            name = row.slice
+            held = not shown_row_by_row(name)
             moved[
                 (
                     f"held {name}" if held else name,
@@ -89,16 +89,10 @@ def totals(
 
 
 def main() -> None:
-    """Every relevance file, or those whose names the arguments give (relevance_blind53.tsv)."""
-    rows = []
+    """Every set the report reads, or those whose names the arguments give
+    (relevance_blind53.tsv)."""
     only = set(sys.argv[1:])
-    for path in sorted(Path("tests/search").glob("relevance*.tsv")):
-        if only and path.name not in only:
-            continue
-        with path.open() as f:
-            for row in csv.DictReader((x for x in f if not x.startswith("#")), delimiter="\t"):
-                if touched(row.get("query") or ""):
-                    rows.append(row)
+    rows = [c for c in every_case([n for n in SETS if not only or n in only]) if touched(c.query)]
     print("candidate rows", len(rows))
     index = SearchIndex.build(load_glossary())
     plain = searched(index, rows, set(PARTS))
@@ -107,9 +101,8 @@ def main() -> None:
         alone = searched(index, rows, set(PARTS) - {name})
         print(name, "alone:", dict(totals(rows, plain, alone)))
     for row, b, a in zip(rows, plain, ruled, strict=True):
-        name = row.get("slice") or "old"
-        if b != a and not (name.startswith("test") or name in HELD_OUT):
-            print("tuning", name, repr(row["query"]), b, "->", a)
+        if b != a and shown_row_by_row(row.slice):
+            print("tuning", row.slice, repr(row.query), b, "->", a)
     print("all parts:")
     for key, count in sorted(totals(rows, plain, ruled).items()):
         print(" ", *key, count)

@@ -192,6 +192,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path
 
@@ -312,6 +313,19 @@ HELD_OUT = {
     "everyday-check",
     "chat-check",
 }
+
+
+def every_case(sets: Iterable[str] = SETS) -> list[Case]:
+    """Every row of every set the report reads (or of `sets`), read as it reads them
+    (`load_cases`: `also` split on ",", an off-topic row's `expected` None): the one reading the
+    what-if scripts (bench/*_rows_changed.py) share with the report."""
+    return [case for name in sets for case in load_cases(ROOT / "tests/search" / name)]
+
+
+def shown_row_by_row(slice_name: str) -> bool:
+    """Whether a what-if may print a slice's rows: tuning slices only; held-out slices and
+    calib are counted, never shown."""
+    return slice_name not in HELD_OUT and slice_name != "calib"
 
 
 def by_length(cases: list[Case]) -> list[Case]:

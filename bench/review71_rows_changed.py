@@ -6,12 +6,13 @@ Tuning rows that change are printed; held-out ones only counted (`held`)."""
 
 from __future__ import annotations
 
-import csv
-import re
-from collections import Counter
+import sys
 from pathlib import Path
 
-from bench.react70_rows_changed import HELD_OUT, outcome
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.react70_rows_changed import changed_rows, outcome, touched
+from bench.relevance_report import every_case
 from bot.glossary import load_glossary
 from bot.search import SearchIndex, everyday
 
@@ -34,28 +35,14 @@ REMOVED = frozenset(
 def main() -> None:
     words = everyday.other_field_words() | REMOVED  # the list before review71
     index = SearchIndex.build(load_glossary())
-    rows = []
-    for path in sorted(Path("tests/search").glob("relevance*.tsv")):
-        with path.open() as f:
-            for row in csv.DictReader((x for x in f if not x.startswith("#")), delimiter="\t"):
-                text = (row.get("query") or "").lower()
-                said = set(re.findall(r"[a-z0-9]+", text))
-                if said & words or any(w in text for w in words if len(w) > 4):
-                    rows.append(row)
-    print("candidate rows", len(rows))
-    now = [outcome(r, index.search(r["query"])) for r in rows]
+    cases = [case for case in every_case() if touched(case, words)]
+    print("candidate rows", len(cases))
+    now = [outcome(c, index.search(c.query)) for c in cases]
     everyday.other_field_words.cache_clear()
     everyday.OTHER_FIELDS = Path("/tmp/review71_before.txt")
     everyday.OTHER_FIELDS.write_text("\n".join(sorted(words)) + "\n", encoding="utf-8")
-    before = [outcome(r, index.search(r["query"])) for r in rows]
-    changed: Counter[tuple[str, str, str]] = Counter()
-    for row, was, after in zip(rows, before, now, strict=True):
-        if was != after:
-            name = row.get("slice") or "old"
-            tuning = not name.startswith("test") and name not in HELD_OUT
-            if tuning:
-                print("tuning", name, repr(row["query"]), was, "->", after)
-            changed[(name if tuning else "held", was, after)] += 1
+    before = [outcome(c, index.search(c.query)) for c in cases]
+    changed = changed_rows(cases, before, now)
     for key, count in sorted(changed.items()):
         print(*key, count)
     print("rows changed", sum(changed.values()))

@@ -47,10 +47,9 @@ class Parser(argparse.ArgumentParser):
     def print_help(self, file: SupportsWrite[str] | None = None) -> None:
         """argparse's own drops an OSError as it writes: `--help > file` on a full disk exited 0
         with nothing written. Written and flushed here, so that `main` says it in one line."""
-        out = sys.stdout if file is None else file
-        if out is not None:  # started with stdout closed (`>&-`): nothing to write
-            out.write(self.format_help())
-            getattr(out, "flush", lambda: None)()
+        out = _standard_output("the help") if file is None else file
+        out.write(self.format_help())
+        getattr(out, "flush", lambda: None)()
 
 
 def _utf8_output() -> None:
@@ -95,7 +94,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return exc.exit_code
     except KeyboardInterrupt:
         return 130
-    except BrokenPipeError:  # `glossary-bot export | head`
+    except BrokenPipeError:  # `glossary-bot export | head`: what is left is not wanted
+        _drop_output()
         return 0
     except OSError as exc:
         named = isinstance(exc.filename, str)
@@ -111,7 +111,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         # The commands write their own files whole (or say so), and the database's writes fail
         # as the database's: this is their stdout, sent to a file on a disk that filled. What
         # could not be written is dropped, not retried.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        _drop_output()
         print(
             f"glossary-bot: error: cannot write the output: {exc.strerror}; what was written "
             "is cut short",
@@ -564,6 +564,25 @@ def _positive_float(text: str) -> float:
     return value
 
 
+def _drop_output() -> None:
+    """What stdout still holds is dropped: the write failed (a full disk, a pipe's reader gone),
+    and Python's own flush at exit would fail again, printing "Exception ignored ...
+    BrokenPipeError" and exiting 120 (unless PYTHONUNBUFFERED was set)."""
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+
+
+def _standard_output(what: str) -> SupportsWrite[str]:
+    """Standard output, for `--help` and `--version`, whose output is the point: started with it
+    closed (`>&-`) they printed nothing and exited 0, so an operator learnt nothing. Now one line
+    on stderr and exit 1, as on a full disk. (A pipe closed by its reader, `--help | head -1`,
+    is no error: exit 0, as for every command.)"""
+    if sys.stdout is None:
+        from bot.errors import ReportedError
+
+        raise ReportedError(f"error: cannot write {what}: standard output is closed")
+    return sys.stdout
+
+
 def _flush_output() -> None:
     """Standard output written now, so that a disk that filled behind `> file` is said by `main`,
     not at exit; None when the program started with it closed (`>&-`): nothing to write."""
@@ -580,7 +599,8 @@ class _Version(argparse.Action):
     def __call__(self, parser: argparse.ArgumentParser, *_: object) -> None:
         from bot import __version__
 
-        print(f"glossary-bot {__version__}")  # on stdout, as `--help` and every CLI's
+        # on stdout, as `--help` and every CLI's
+        print(f"glossary-bot {__version__}", file=_standard_output("the version"))
         _flush_output()
         parser.exit(0)
 

@@ -11,6 +11,8 @@ import stat
 import time
 from pathlib import Path
 
+from bot.reach import deleted_folder, folder_of
+
 MAX_AGE = 45.0  # a heartbeat older than this means unhealthy
 # Seconds between a healthy bot's beats (`HEARTBEAT_INTERVAL`'s default). At most a third of
 # MAX_AGE, so that `health` always sees a beat late by a loaded machine's seconds as fresh.
@@ -55,7 +57,7 @@ def check_heartbeat(
     except FileNotFoundError:
         # Absolute: a relative HEARTBEAT_PATH read from another folder (cron, a unit's
         # WorkingDirectory) is another file than the bot's, and this line must show it.
-        where = path.absolute()
+        where = folder_of(path) / path.name
         return False, f"no heartbeat at {where} yet ({_why_none(where.parent)})"
     except OSError as exc:
         return False, f"cannot read the heartbeat HEARTBEAT_PATH={path}: {exc.strerror or exc}"
@@ -167,6 +169,12 @@ def _why_none(folder: Path) -> str:
         return (
             f"its folder {folder} is not writable by this user: HEARTBEAT_PATH must be in one "
             "the bot can write"
+        )
+    if deleted_folder(folder):
+        return (
+            f"its folder {folder} was deleted while the bot ran in it (a container's volume "
+            "folder removed on the host): nothing can be written there again; restart the bot "
+            "with the folder in place"
         )
     return "starting, or never connected"
 

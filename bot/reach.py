@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import errno
 import os
+import stat
 from pathlib import Path
 
 LOOP = "a loop of symbolic links"
@@ -31,3 +32,24 @@ def symlink_loop(path: Path) -> bool:
     """Whether `path` leads through a loop of symbolic links (is_dir() and is_file() say False,
     as for nothing there)."""
     return unreachable(path) == LOOP
+
+
+def deleted_folder(folder: Path) -> bool:
+    """Whether `folder` was deleted while this process still reaches it by that path: a
+    container's /data once its volume's folder is removed on the host, or the working folder of
+    a relative path. It is there, by no name, and nothing can be made in it again (a folder made
+    anew under the name is another one), so only a restart with the folder in place mends it."""
+    try:
+        found = folder.stat()
+    except OSError:
+        return False
+    return stat.S_ISDIR(found.st_mode) and found.st_nlink == 0
+
+
+def folder_of(path: Path) -> Path:
+    """The folder `path` is in, absolute where it can be: the working folder deleted has no name
+    to make a relative path absolute with (os.getcwd() fails), so it is named as given."""
+    try:
+        return path.absolute().parent
+    except FileNotFoundError:
+        return path.parent

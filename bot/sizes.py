@@ -1,5 +1,6 @@
-"""Sizes in words, said one way to users and operators alike: "4.98 MiB", "597 KiB", "800
-bytes"; sizes said side by side that would read alike ("1 MiB; at most 1 MiB") in bytes."""
+"""Sizes and counts in words, said one way to users and operators alike: "4.98 MiB", "597 KiB",
+"800 bytes"; sizes said side by side that would read alike ("1 MiB; at most 1 MiB") in bytes;
+"1 alias", "1,000 lookups"."""
 
 from __future__ import annotations
 
@@ -23,3 +24,9 @@ def said_sizes(*sizes: int) -> list[str]:
     if len(set(said)) < len(set(sizes)):
         return [f"{size:,} bytes" for size in sizes]
     return said
+
+
+def said_count(number: int, one: str, many: str | None = None) -> str:
+    """A count with its noun in the right number: "1 definition", "1,000 lookups" (`many`
+    where adding an s is wrong: "1 entry", "2 entries")."""
+    return f"{number:,} {one if number == 1 else many or one + 's'}"

@@ -14,6 +14,7 @@ import tempfile
 from pathlib import Path
 
 from bot.dburl import without_password
+from bot.errors import print_error
 from bot.glossary import Glossary, load_glossary
 from bot.glossary.interchange import export_bytes, import_cap, left_out_line
 from bot.glossary.keys import compact
@@ -41,11 +42,6 @@ from bot.term_log import entry_json, log_entry, plain_lines
 from bot.term_storage import accept_as_operator, read_terms, rename_notes, untold_line
 
 _SERVERS_NAMED = 10  # in the line for an export of a server with no terms
-
-
-def _fail(message: str) -> int:
-    print(f"glossary-bot: error: {message}", file=sys.stderr)
-    return 1
 
 
 def run_export(args: argparse.Namespace) -> int:
@@ -84,12 +80,12 @@ def run_export(args: argparse.Namespace) -> int:
         # A read: an older database is left to the bot to upgrade (an older bot may serve it).
         data = reading_store(location, read)
     except StorageError as exc:
-        return _fail(str(exc))
+        return print_error(str(exc))
     if args.output:
         try:
             write_whole(args.output, data)
         except OSError as exc:
-            return _fail(f"cannot write {args.output}: {exc.strerror or exc}")
+            return print_error(f"cannot write {args.output}: {exc.strerror or exc}")
     else:
         sys.stdout.buffer.write(data)
     for said in empty:
@@ -143,18 +139,18 @@ def run_import(args: argparse.Namespace) -> int:
             cap = server_cap()
             refusal = too_big(str(path), path.stat().st_size, cap)
         if refusal:
-            return _fail(refusal)
+            return print_error(refusal)
         with contextlib.nullcontext(sys.stdin.buffer) if stdin else path.open("rb") as file:
             data = file.read(cap + 1)
             if len(data) > cap == import_cap(*caps):  # unmeasured (piped) and past the caps'
                 cap = server_cap()
                 data += file.read(cap + 1 - len(data))
         if len(data) > cap:  # a device or a pipe, whose size stat does not know
-            return _fail(f"{path} is too big: {at_most(cap)}")
+            return print_error(f"{path} is too big: {at_most(cap)}")
     except OSError as exc:
-        return _fail(f"cannot read {path}: {exc.strerror or exc}")
+        return print_error(f"cannot read {path}: {exc.strerror or exc}")
     except StorageError as exc:
-        return _fail(str(exc))
+        return print_error(str(exc))
     glossary = load_glossary(settings.glossary_path_list)
 
     async def write(store: Store, dry_run: bool = args.dry_run) -> str:
@@ -198,7 +194,7 @@ def run_import(args: argparse.Namespace) -> int:
         print(str(refused), file=sys.stderr)
         return 1
     except StorageError as exc:
-        return _fail(str(exc))
+        return print_error(str(exc))
     return 0
 
 
@@ -215,7 +211,7 @@ def run_log(args: argparse.Namespace) -> int:
             location, lambda store: store.term_audit_log(args.guild, args.limit)
         )
     except StorageError as exc:
-        return _fail(str(exc))
+        return print_error(str(exc))
     if args.json:
         print(json.dumps([entry_json(r) for r in records], indent=2, ensure_ascii=False))
         return 0

@@ -3,15 +3,18 @@ visible marker, by `bot.glossary.letters.fit`)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable
 
 
-def fit_lines(lines: Sequence[str], limit: int) -> tuple[str, int]:
+def fit_lines(lines: Iterable[str], limit: int) -> tuple[str, int]:
     """The first of `lines` that fit whole in `limit` characters, joined by newlines, and how
-    many that is (a list cut mid-line would hide that the rest exists)."""
+    many that is (a list cut mid-line would hide that the rest exists). Lines are taken only
+    until one does not fit: a generator makes no more of them than are shown."""
+    kept: list[str] = []
     used = 0
-    for count, line in enumerate(lines):
-        used += len(line) + (1 if count else 0)
+    for line in lines:
+        used += len(line) + (1 if kept else 0)
         if used > limit:
-            return "\n".join(lines[:count]), count
-    return "\n".join(lines), len(lines)
+            break
+        kept.append(line)
+    return "\n".join(kept), len(kept)

@@ -6,6 +6,7 @@ import textwrap
 
 from bot.cards.quote import quote
 from bot.glossary import Entry, Glossary
+from bot.search.query import query_core
 from bot.search.results import SearchResult
 
 WIDTH = 88
@@ -19,9 +20,11 @@ LINK_ASKED = (
 
 def how_matched(result: SearchResult) -> str | None:
     """`matched "kv cahce" as a typo`, `matched "什么是注意力机制" in translation`, or None when
-    the query named the entry exactly, as typed. A server's alias is named as stored, not the
-    question it was written in ("what is zorbrag?": `matched "zorbrag" as this server's alias`)."""
-    asked = f'matched "{quote(result.alias or result.query, QUOTED)}"'
+    the query named the entry exactly, as typed. What matched is quoted, not the question it was
+    written in: the alias or name search found in it (`SearchResult.matched`: "what is zorbrag?"
+    `matched "zorbrag" as this server's alias`), else the term the question asks (its core: "so
+    what is kv cahce?" `matched "kv cahce" as a typo`)."""
+    asked = f'matched "{quote(_what_matched(result), QUOTED)}"'
     if result.strategy in (None, "exact", "id"):
         return f"{asked} in translation" if result.translated else None
     label = (
@@ -30,6 +33,16 @@ def how_matched(result: SearchResult) -> str | None:
         else STRATEGY_LABELS.get(result.strategy, result.strategy)
     )
     return f"{asked} in translation, {label}" if result.translated else f"{asked} {label}"
+
+
+def _what_matched(result: SearchResult) -> str:
+    """The words of the query that found the card: as typed where it is all term (or read in
+    translation), else as search read them."""
+    if result.matched:
+        return result.matched
+    core = query_core(result.normalized_query)
+    framed = not result.translated and core and core != result.normalized_query
+    return core if framed else result.query
 
 
 STRATEGY_LABELS = {

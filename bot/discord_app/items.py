@@ -81,11 +81,10 @@ def suggested_name(query: str) -> str:
 def suggestion_refusal(title: str) -> str | None:
     """Why no suggestion may be named `title`, or None: the one reading of "can this be
     suggested", for `/suggest`'s refusal and for whether a miss offers "Suggest it" at all. A
-    name of words search reads as no term ("what is": `only_framing`) is refused as the term form
-    that would accept it refuses it (emoji or symbols alone, which it also reads so, are not a
-    question's wording: still suggested, tests/outsider/PLAN.md "caps72")."""
+    name search reads as no term (`only_framing`: a question's wording, "what is", or emoji and
+    symbols alone, "🔧") is refused as the term form that would accept it refuses it."""
     refusal = name_refusal(title, "A term's name")
-    if refusal is None and any(ch.isalnum() for ch in title) and only_framing(title):
+    if refusal is None and only_framing(title):
         return framing_refusal(title, "a name")
     return refusal
 

@@ -173,12 +173,15 @@ def entry_problems(entry: Entry, capped: Collection[str] = ()) -> list[tuple[str
 
 
 def is_web_url(url: str) -> bool:
-    """Whether `url` is an address a browser opens (http or https, a host, a port if any)."""
+    """Whether `url` is an address a browser opens and Discord links a card's title to (http or
+    https, a host, a port if any)."""
     if any(ch.isspace() or ord(ch) < 0x20 or ord(ch) == 0x7F for ch in url):
         return False  # no browser opens an address holding them (a link's title goes there)
     try:
         parsed = urlparse(url)
-        host, _port = parsed.hostname, parsed.port  # the port raises for ":abc" or ":99999"
+        host, _port = parsed.hostname or "", parsed.port  # the port raises: ":abc", ":99999"
     except ValueError:  # a bracket left open, a name in brackets, a port: no address it reads
         return False
-    return parsed.scheme in {"http", "https"} and bool(host)
+    # A host name with no dot ("localhost", an intranet's "wiki") a browser there may open, but
+    # Discord refuses the whole card linking to it ("Not a well formed URL"); an IPv6 has ":".
+    return parsed.scheme in {"http", "https"} and ("." in host.strip(".") or ":" in host)

@@ -149,7 +149,7 @@ def _merge_group(
         plain = plain or clean(raw, "plain", raw.plain)
 
     # An entry related to itself would be a button to its own card.
-    related = _unique(r for raw in group for r in raw.related if r != entry_id)
+    related = unique(r for raw in group for r in raw.related if r != entry_id)
     for raw in group:
         for related_id in raw.related:  # blamed on the file that names it, not the card's lead
             if related_id == entry_id:
@@ -176,25 +176,25 @@ def _merge_group(
     own = {names.key(title), names.key(acronym or "")}
     aliases = [
         a
-        for a in _unique(n for r in group for n in (r.title, *r.aliases))
+        for a in unique(n for r in group for n in (r.title, *r.aliases))
         if names.key(a) not in own
     ]
     return Entry(
         id=entry_id,
         title=title,
         acronym=acronym,
-        aliases=tuple(_unique_folded(aliases, names.key)),
+        aliases=tuple(unique_folded(aliases, names.key)),
         category=next((r.category for r in group if r.category), ""),
         summary=lead.summary or "",
         definition=definition,
         boundary=boundary,
         importance=importance,
         plain=plain,
-        keywords=tuple(_unique(k for r in group for k in r.keywords)),
+        keywords=tuple(unique(k for r in group for k in r.keywords)),
         related=tuple(related),
         reference=next((r.reference for r in group if r.reference), None),
-        match_terms=tuple(_unique(t for r in group for t in r.match_terms)),
-        match_exclusions=tuple(_unique(t for r in group for t in r.match_exclusions)),
+        match_terms=tuple(unique(t for r in group for t in r.match_terms)),
+        match_exclusions=tuple(unique(t for r in group for t in r.match_exclusions)),
         notes=tuple(notes),
         asked_as=asked_as,
         kind=kind,
@@ -306,11 +306,12 @@ def _with_derived_related(entries: list[Entry]) -> list[Entry]:
     return out
 
 
-def _unique(items: Iterable[str]) -> list[str]:
+def unique(items: Iterable[str]) -> list[str]:
+    """Each item once, where it first comes (a merge's and a server term's lists)."""
     return list(dict.fromkeys(items))
 
 
-def _unique_folded(items: Iterable[str], key: Callable[[str], str] = compact) -> list[str]:
+def unique_folded(items: Iterable[str], key: Callable[[str], str] = compact) -> list[str]:
     """Keep the first spelling of names that differ only in case or separators (the same `key`)."""
     seen: dict[str, str] = {}
     for item in items:

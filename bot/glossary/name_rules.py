@@ -142,13 +142,24 @@ def words_beside_markup(text: str) -> bool:
 
 
 def framing_refusal(text: str, as_what: str = "an alias") -> str:
-    """Why a name that is only a question's wording or filler (search's `only_framing`) is
-    refused, as an alias or a server term's name: search leaves such words out around the term
-    asked, so it would answer any question."""
+    """Why a name that search reads as no term (its `only_framing`) is refused, as an alias or a
+    server term's name. The rule said in the message: words that only ask ("what is", "explain",
+    "eli5", "pls", "it", "the") are left out around the term asked, in any case ("IT" is the
+    "it" of "what is it"), so such a name would answer any question; words said to the bot on
+    their own ("thanks", "ok", "hi", "bot") may be names. Emoji and symbols alone are read as
+    what is said around a term ("rag 🙏"): "what is 🔧" would never find such a name."""
+    if not any(ch.isalnum() for ch in text):
+        return (
+            f"“{text}” has no letter or digit: search reads emoji and symbols as said around "
+            f"the term asked (“rag 🙏”), so as {as_what} it would be found typed alone but "
+            f"never asked about (“what is {text}”). Use a name with a letter or digit."
+        )
+    cased = f", in any case (“{text}” reads as “{text.lower()}”)" if text != text.lower() else ""
     return (
         f"“{text}” is only the wording of a question (or filler), which search leaves out "
-        f"around the term asked: as {as_what} it would answer “what is it”. Use a name of the "
-        "term itself."
+        f"around the term asked{cased}: as {as_what} it would answer “what is it”. Use a name "
+        "of the term itself; words said to the bot on their own (“thanks”, “ok”, “hi”) may be "
+        "names."
     )
 
 

@@ -36,7 +36,7 @@ from bot import limits
 from bot.glossary.check import entry_problems, is_web_url
 from bot.glossary.keys import compact, plural_variants
 from bot.glossary.lookalikes import LookAlikes, entry_lookalikes, looks_like
-from bot.glossary.merge import _unique, _unique_folded
+from bot.glossary.merge import unique, unique_folded
 from bot.glossary.models import (
     CATEGORIES,
     SERVER_SOURCE_KEY,
@@ -251,12 +251,18 @@ def check_draft(
     if kept and not is_web_url(kept):
         # Stored before such were refused (review72): the edit is saved with it as it was, and
         # the moderator told, not refused for what the form cannot change.
-        said = (
-            f"“{kept[:80]}” is not an address a browser opens; kept as it was stored (the "
-            "form does not hold it): a file's reference in `/term import` replaces it."
-        )
+        said = _kept_reference(kept, "the form does not hold it")
         problems = [*problems, TermProblem("reference", said, severity="warning")]
     return TermCheck(None if _errors(problems) else term, problems)
+
+
+def _kept_reference(reference: str, why: str) -> str:
+    """What a moderator is told of a reference URL refused now but stored before such were
+    (review72), kept as stored (`why`)."""
+    return (
+        f"“{reference[:80]}” is not an address a browser opens; kept as it was stored "
+        f"({why}): a file's reference in `/term import` replaces it."
+    )
 
 
 # A term's fields only a file (`/term import`, `terms import`) gives: `/term edit`'s form and
@@ -448,6 +454,9 @@ class _Reporter:
         """An import keeps the stored term, refused only for what it was stored with before
         such was refused: a warning, not an error."""
         self.kept = True
+        self.warning(field, message)
+
+    def warning(self, field: str, message: str) -> None:
         c = self.candidate
         self.problems.append(TermProblem(field, message, c.label or None, c.line, "warning"))
 
@@ -459,11 +468,11 @@ def _clean(fields: Mapping[str, object]) -> dict[str, object]:
         if isinstance(value, str):
             out[name] = value.strip() or (None if name not in {"title", "definition"} else "")
         elif isinstance(value, (list, tuple)):
-            out[name] = tuple(_unique(str(v).strip() for v in value if str(v).strip()))
+            out[name] = tuple(unique(str(v).strip() for v in value if str(v).strip()))
         else:
             out[name] = value
     names = {compact(str(out.get("title") or "")), compact(str(out.get("acronym") or ""))}
-    aliases = _unique_folded(str(a) for a in _as_tuple(out.get("aliases")))
+    aliases = unique_folded(str(a) for a in _as_tuple(out.get("aliases")))
     out["aliases"] = tuple(a for a in aliases if compact(a) not in names)
     return out
 
@@ -813,6 +822,19 @@ def _check_like_bundled(fields: Mapping[str, object], report: _Reporter) -> None
     probe = _entry_of(fields, "probe", ())
     # The form's caps (no larger than the card's) are said by _check_fits_form, with the count.
     for field_name, message in entry_problems(probe, capped=_FORM_TEXTS):
+        stored = report.candidate.stored
+        reference = fields.get("reference")
+        if (
+            field_name == "reference"
+            and report.keep_old
+            and isinstance(reference, str)
+            and stored is not None
+            and reference == stored.reference
+        ):
+            # Stored before such were refused: the server's own export imports back, as
+            # `/term edit` saves the term with it.
+            report.warning(field_name, _kept_reference(reference, "before such were refused"))
+            continue
         report(field_name, message)
 
 
@@ -1014,7 +1036,7 @@ def server_glossary(
     overlays: dict[str, Entry] = {}
     added: list[Entry] = []
     for term in terms:
-        related = tuple(_unique(card_id.get(r, r) for r in term.related))
+        related = tuple(unique(card_id.get(r, r) for r in term.related))
         target = targets[term.id]
         if target is None:
             added.append(_entry_of(term.model_dump(), term.id, related, source.key))
@@ -1031,7 +1053,7 @@ def overlay_entry(
     bundled entry's wordings follow as other sources, and its names and keywords stay search's."""
     own = _entry_of(term.model_dump(), bundled.id, (), source_key)
     names = {compact(own.title), compact(own.acronym or bundled.acronym or "")}
-    aliases = _unique_folded(n for n in (*own.names, *bundled.names) if compact(n) not in names)
+    aliases = unique_folded(n for n in (*own.names, *bundled.names) if compact(n) not in names)
     # From the bundled entry, so what only it has (match terms, notes, anything added to Entry
     # later) stays; the server's fields lead.
     return bundled.model_copy(
@@ -1047,8 +1069,8 @@ def overlay_entry(
             "boundary": own.boundary,
             "importance": own.importance,
             "plain": own.plain,
-            "keywords": tuple(_unique((*own.keywords, *bundled.keywords))),
-            "related": tuple(r for r in _unique(related) if r != bundled.id),
+            "keywords": tuple(unique((*own.keywords, *bundled.keywords))),
+            "related": tuple(r for r in unique(related) if r != bundled.id),
             "reference": own.reference,
             "sources": (*own.sources, *bundled.sources),
         }

@@ -26,6 +26,8 @@ from bot.collector import collector_paused
 from bot.glossary.keys import compact, normalize
 from bot.glossary.links import without_links
 from bot.glossary.models import DOERS, Entry
+from bot.search import calibration
+from bot.search.calibration import Fused
 from bot.search.chat import SHORTHAND, plain_chat
 from bot.search.corpus import default_order
 from bot.search.everyday import (
@@ -138,9 +140,10 @@ from bot.search.query import (
     without_speaker,
     without_versions,
 )
-from bot.search.questions import LONG_NAME, QuestionRules, Typo
+from bot.search.questions import LONG_NAME, QuestionRules, Typo, points_back
 from bot.search.ranking import (
     ACRONYM_PHRASE_SCORE,
+    FILLED_OFFERS,
     MATCH_MARGIN,
     MATCH_SCORE,
     MAX_SUGGESTIONS,
@@ -193,6 +196,9 @@ _ID_TIER = TIER[NameKind.ID]
 _WRITTEN_OUT = frozenset({"exact", "id", "server-alias", "alias", "acronym", "expansion", "plural"})
 # How a card is found when no name rule decided it: its name may still be written in the text.
 _WEIGHED = frozenset({"description", "semantic", "match-term"})
+# How a card is found by one of its names whole (not a typo, a plural or a start of it): a
+# longer text's footer quotes that name (`_name_written`).
+_NAMED_OUTRIGHT = frozenset({"alias", "acronym", "expansion"})
 # The names written in a text (`SearchIndex._names_in`), read once a search whatever asks.
 NamesIn = Callable[[str], tuple[Found, ...]]
 
@@ -424,7 +430,11 @@ class SearchIndex:
             if offer is not None and offer.id != result.entry.id:
                 led = _led_by(offer, result.suggestions)
                 result = replace(result, suggestions=led, other_side=offer.id)
+        if pair is None and result.entry is not None:
+            result = self._other_name_pointed_at(result, said, overlay)
         result = self._first_listed_carded(result, query[:MAX_QUERY])
+        result = self._offer_carded(result, query)
+        result = self._offers_filled(result)  # after every card decision: offers only
         result = self._name_written(result)
         if said != query:
             as_typed = normalize(without_chat_markup(query[:MAX_QUERY]))
@@ -435,22 +445,81 @@ class SearchIndex:
             alias = (
                 None if position is None else overlay.written_in(position, result.normalized_query)
             )
-            result = replace(result, alias=alias)
+            result = replace(result, matched=alias)
         return result
+
+    def _offer_carded(self, result: SearchResult, query: str) -> SearchResult:
+        """An offer whose first choice the calibrated model (`calibration.p_right`, fitted on
+        the tuning slices' offers) gives at least `OFFER_CARDED` is that choice's card, the rest
+        still offered: "a lone suggestion with a strong lead is a card" (task calib73)."""
+        if result.entry is not None or not result.suggestions:
+            return result
+        offers = result.suggestions
+        first = self.positions.get(offers[0].id)
+        nxt = self.positions.get(offers[1].id) if len(offers) > 1 else None
+        if first is None:
+            return result
+        signals_of = calibration.record(
+            result.fused,
+            first,
+            nxt,
+            offers,
+            text=query,
+            title=self.entries[first].title,
+            written_whole=result.name_written,
+            compared=result.other_side is not None,
+            question=is_question(query),
+            related=nxt is not None and self._related(first, nxt),
+            same_category=nxt is not None
+            and self.entries[nxt].category == self.entries[first].category,
+        )
+        if calibration.p_right(calibration.signals(signals_of)) < calibration.OFFER_CARDED:
+            return result
+        return replace(
+            result,
+            status="match",
+            entry=self.entries[first],
+            strategy=offers[0].strategy,
+            score=offers[0].score,
+            suggestions=offers[1:],
+        )
+
+    def _other_name_pointed_at(
+        self, result: SearchResult, said: str, overlay: Aliases
+    ) -> SearchResult:
+        """ "we use rag and lora, what is that": two names written, then a question pointing back
+        ("that", "those"): which one is meant nobody can tell, so the card, one of them, offers
+        the other first, as a comparison's card offers its other side. Only the offers move."""
+        assert result.entry is not None
+        clauses = asked_clause(said)
+        if clauses is None or not points_back(clauses[1]):
+            return result
+        found = self._mentions(clauses[0], overlay, None, as_typed=False)
+        named = list(dict.fromkeys(mention.entry for mention in found))
+        if len(named) != 2 or result.entry not in named:
+            return result
+        other = named[1] if named[0] == result.entry else named[0]
+        offer = Suggestion(other.id, other.title, result.score, "exact")
+        return replace(result, suggestions=_led_by(offer, result.suggestions))
 
     @staticmethod
     def _name_written(result: SearchResult) -> SearchResult:
-        """`result`, marked where its card's name is written whole in the text though no name
-        rule decided it: the footer says so rather than "by its description". The card stays.
+        """`result` with its card's name that the text writes whole (the longest), which the
+        footer quotes rather than the whole question; marked (`name_written`) where no name rule
+        decided it, so the footer says so rather than "by its description". The card stays.
         (The entry's own names against the read text: a scan for every name costs 10-100 ms.)"""
-        if result.entry is None or result.strategy not in _WEIGHED:
+        if result.entry is None or result.strategy not in _WEIGHED | _NAMED_OUTRIGHT:
             return result
         text = f" {result.normalized_query} "
         if (unlinked := without_links(result.query)) != result.query:  # an address writes no name
             text = f" {normalize(unlinked)} "
         names = {normalize(name) for name in result.entry.names}
-        written = any(f" {name} " in text for name in names if name)
-        return replace(result, name_written=True) if written else result
+        written = [name for name in names if name and f" {name} " in text]
+        name = max(written, key=len, default=None)
+        if name is None:
+            return result
+        said = name if name != result.normalized_query else None  # typed alone: quoted as typed
+        return replace(result, name_written=result.strategy in _WEIGHED, matched=said)
 
     def _asked_over_setting(self, result: SearchResult, overlay: Aliases) -> SearchResult:
         """ "what does mt mean in raid chat" (mt: this server's alias of Tank), "what does
@@ -921,19 +990,30 @@ class SearchIndex:
             )
             if described_first is None and long_description:
                 described_first = _described_past_names(pool, query)
+            # "which python library for semantic search" asks to pick a thing the names
+            # written only describe: none of them is what it asks about
+            fused_written = frozenset(() if core.startswith("which ") else (e for e, _ in written))
+            fused = Fused(
+                similar=tuple(similar),
+                before=tuple((e, c.score, c.strategy) for e, c in pool.by_entry.items()),
+                written=fused_written,
+                asked=asked[0] if asked else None,
+                claused=said is not None,
+                unnamed=not written and asked is None and subject is None,
+                long_description=long_description,
+                field=0.0 if meaning is None else field_cosine(semantic, meaning),
+            )
             fuse(
                 pool,
                 similar,
                 question=question and not unclear,
                 asked_about=asked,
-                # "which python library for semantic search" asks to pick a thing the names
-                # written only describe: none of them is what it asks about
-                written=() if core.startswith("which ") else {entry for entry, _ in written},
+                written=fused_written,
                 long_description=long_description,
                 described_first=described_first,
-                unnamed=not written and asked is None and subject is None,
-                claused=said is not None,
-                field=0.0 if meaning is None else field_cosine(semantic, meaning),
+                unnamed=fused.unnamed,
+                claused=fused.claused,
+                field=fused.field,
             )
             if source is not None:  # offered beside the target, never its card
                 pool.cap((source[0],), MATCH_SCORE - MATCH_MARGIN)
@@ -995,7 +1075,7 @@ class SearchIndex:
                 decided = self._offered_off_field(
                     decided, similar, versionless, meaning, semantic, names_in
                 )
-            return decided
+            return replace(decided, fused=fused)
         return self._decide(pool, query, normalized, core)
 
     def _named(
@@ -1538,12 +1618,7 @@ class SearchIndex:
             return result
         ordered = sorted(firsts, key=lambda item: item[0] != described)  # stable: the rest kept
         offers = tuple(
-            Suggestion(
-                self.entries[entry].id,
-                self.entries[entry].title,
-                round(semantic_score(cosine), 1),
-                "description" if entry == described else "semantic",
-            )
+            self._meaning_offer(entry, cosine, "description" if entry == described else "semantic")
             for entry, cosine in ordered
         )
         return replace(
@@ -1553,6 +1628,35 @@ class SearchIndex:
             score=offers[0].score,
             suggestions=offers,
         )
+
+    def _meaning_offer(self, entry: int, cosine: float, strategy: Strategy) -> Suggestion:
+        """An offer of `entry` as the meaning scored it (its `cosine` to the text)."""
+        return Suggestion(
+            self.entries[entry].id,
+            self.entries[entry].title,
+            round(semantic_score(cosine), 1),
+            strategy,
+        )
+
+    def _offers_filled(self, result: SearchResult) -> SearchResult:
+        """Choices (no card) fewer than `FILLED_OFFERS` are followed by the meaning's first that
+        many entries (`result.fused.similar`, best first) not among them, up to that many: a
+        description the pool's names and words missed ("how can apple collect usage stats
+        without ...") still offers what it means. Only ever appended, after every card decision
+        (`_offer_carded` reads the offers): no card is made, removed or changed, the choices
+        already there keep their places, and "none" stays "none"."""
+        if result.status != "suggest" or len(result.suggestions) >= FILLED_OFFERS:
+            return result
+        if result.fused is None:  # no meaning ran
+            return result
+        similar = result.fused.similar
+        offered = {suggestion.id for suggestion in result.suggestions}
+        more = [(e, c) for e, c in similar[:FILLED_OFFERS] if self.entries[e].id not in offered]
+        more = more[: FILLED_OFFERS - len(result.suggestions)]
+        if not more:
+            return result
+        filled = (*result.suggestions, *(self._meaning_offer(e, c, "semantic") for e, c in more))
+        return replace(result, suggestions=filled)
 
     def _offered_off_field(
         self,

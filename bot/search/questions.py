@@ -96,6 +96,17 @@ Subject = tuple[int, int]  # (entry, how far down the meaning may rank it and st
 Typo = tuple[int, int, str]  # (start, entry, the words as written)
 
 
+def points_back(clause: str) -> bool:
+    """Does a question's later clause (`normalize`d) ask what the scene before it names, by a
+    word pointing back at it: "what does that mean", "what are those" (its subject a pronoun),
+    "what's that", "is that a library" (`asks_what_it_is`)?"""
+    core = query_core(clause)
+    words = asked_subject(core)[1][:1] or [core]  # "what are those": the pronoun alone is left
+    if words[0] in _BACK_REFERENCES and clause.startswith(_WHAT):
+        return True
+    return asks_what_it_is(clause)
+
+
 @dataclass(frozen=True, slots=True)
 class Reading:
     """What a text's shape says it asks about, before the meaning is read."""
@@ -485,13 +496,10 @@ class QuestionRules:
         does it need cuda"), the question asks about the topic."""
         if clauses is None:
             return None
+        if points_back(clauses[1]):  # what the scene named is to be explained
+            return self._scene_name(clauses[0])
         asked = query_core(clauses[1])
         words = asked_subject(asked)[1][:1]
-        # "my loss is going up, what does that mean": what the scene named is to be explained
-        if words and words[0] in _BACK_REFERENCES and clauses[1].startswith(_WHAT):
-            return self._scene_name(clauses[0])
-        if asks_what_it_is(clauses[1]):  # "my lead keeps saying rag, is that a library?"
-            return self._scene_name(clauses[0])
         scene = query_core(clauses[0]).split()
         if scene and compact(scene[0]) not in GENERIC_WORDS and self._subject_name(scene, []):
             return None

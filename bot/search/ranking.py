@@ -25,6 +25,10 @@ MATCH_MARGIN = 5.0  # ... and this much over the best other entry
 SEMANTIC_MARGIN = MATCH_MARGIN
 SUGGEST_SCORE = 75.0  # below this a candidate is not worth offering: the answer is "none"
 MAX_SUGGESTIONS = 5
+# Choices with fewer than this many are filled from the meaning's first as many entries: a
+# description the meaning ranks right but the pool missed is offered (bench/results/semantic.md
+# "offers73").
+FILLED_OFFERS = 3
 
 PLURAL_PENALTY = 2.0  # "kv caches" names KV Cache a little less surely than "kv cache"
 PART_PENALTY = 6.0  # a title part is a weaker name than a curated one

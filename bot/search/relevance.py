@@ -113,7 +113,7 @@ def evaluate(index: SearchIndex, cases: Iterable[Case]) -> Report:
         result = index.search(case.query)
         tally = report.tally(case.kind)
         tally.total += 1
-        matched = result.entry.id if result.entry else None
+        matched = result.entry_id
         tally.cards += matched is not None
         if case.expected is None:
             ok = matched is None or case.accepts(matched)

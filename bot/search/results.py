@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from bot.glossary.models import Entry
+from bot.search.calibration import Fused
 
 Status = Literal["match", "suggest", "none"]
 # How a hit was found, in the order a dictionary server (RFC 2229) would try: the label is shown
@@ -55,8 +56,12 @@ class SearchResult:
     # the card's name (or an alias) is written whole in the text, though the description, the
     # meaning or a related form decided it ("..., what is gradient clipping?"): how it was found
     name_written: bool = False
-    # the server's alias (as stored) that named the card: "what is zorbrag?" matched "zorbrag"
-    alias: str | None = None
+    # the words of a longer text that named the card: this server's alias as stored ("what is
+    # zorbrag?": "zorbrag"), the card's name written in it (`name_written`); the footer quotes them
+    matched: str | None = None
+    # what the meaning and the words were when fused (none where no meaning ran): the signals
+    # `calibration` weighs an offer by
+    fused: Fused | None = None
 
     @classmethod
     def opened(cls, entry: Entry) -> SearchResult:
@@ -69,6 +74,11 @@ class SearchResult:
         the read text for names like C#, so an empty text alone does not say it; an emoji is
         something asked (an honest "No entry")."""
         return all(unicodedata.category(ch)[0] in "PZ" for ch in self.normalized_query)
+
+    @property
+    def entry_id(self) -> str | None:
+        """The matched entry's id: the card this answer opens; None where it opens none."""
+        return self.entry.id if self.entry is not None else None
 
     @property
     def best_id(self) -> str | None:

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO, TypeVar, cast
 
 from bot.dburl import url_problem, without_password
-from bot.errors import ReportedError
+from bot.errors import ReportedError, print_error
 from bot.progress import Progress
 from bot.reach import LOOP, symlink_loop
 from bot.settings import Settings
@@ -114,24 +114,16 @@ class Interrupted(ReportedError):
         )
 
 
-def _fail(message: str) -> int:
-    print(f"glossary-bot: error: {message}", file=sys.stderr)
-    return 1
-
-
 def existing_database(args: argparse.Namespace) -> str | Path | None:
     path = database_location(args)
     if isinstance(path, str):  # a PostgreSQL URL
         return path
     if said := _no_database_file(args, path):  # a folder, a fifo, out of this user's reach
-        _fail(said)
+        print_error(said)
         return None
     if path.is_file():
         return path
-    print(
-        f"glossary-bot: error: there is no database at {path} (use --db or DATABASE_PATH)",
-        file=sys.stderr,
-    )
+    print_error(f"there is no database at {path} (use --db or DATABASE_PATH)")
     return None
 
 
@@ -286,11 +278,11 @@ def run_stats(args: argparse.Namespace) -> int:
     try:
         stats, hours, titles = reading_store(path, read)
     except StorageError as exc:
-        return _fail(str(exc))
+        return print_error(str(exc))
     if args.chart:
         problem = _write_chart(args, stats, hours, titles, since=since, now=now)
         if problem:
-            return _fail(problem)
+            return print_error(problem)
     if args.json:
         print(json.dumps({"period": period, **stats.to_json()}, indent=2))
     else:
@@ -423,7 +415,7 @@ def run_export(args: argparse.Namespace) -> int:
     try:
         aliases = reading_store(path, lambda store: store.export_aliases(args.guild))
     except StorageError as exc:
-        return _fail(str(exc))
+        return print_error(str(exc))
     print(json.dumps(aliases, indent=2, ensure_ascii=False))
     return 0
 
@@ -455,23 +447,26 @@ def run_import(args: argparse.Namespace) -> int:
 
     try:
         if args.file != "-" and Path(args.file).is_char_device():
-            return _fail(f"cannot read {args.file}: a device, not a file")  # /dev/zero never ends
+            # /dev/zero never ends
+            return print_error(f"cannot read {args.file}: a device, not a file")
         data = sys.stdin.buffer.read() if args.file == "-" else Path(args.file).read_bytes()
         raw, not_text = decode_text(data)  # Windows editors start with a BOM: dropped
         if not_text:
-            return _fail(f"cannot read {args.file}: {not_text}")
+            return print_error(f"cannot read {args.file}: {not_text}")
         document = json.loads(raw)
     except json.JSONDecodeError as exc:  # a CSV saved from a sheet, most often
-        return _fail(
+        return print_error(
             f"cannot read {args.file}: not JSON ({exc.msg}, line {exc.lineno}): expected a JSON "
             "list of {guild_id, alias, entry_id} objects"
         )
     except OSError as exc:
-        return _fail(f"cannot read {args.file}: {exc.strerror or exc}")
+        return print_error(f"cannot read {args.file}: {exc.strerror or exc}")
     except RecursionError:
-        return _fail(f"cannot read {args.file}: nested too deeply")
+        return print_error(f"cannot read {args.file}: nested too deeply")
     if not isinstance(document, list):
-        return _fail(f"{args.file}: expected a JSON list of {{guild_id, alias, entry_id}} objects")
+        return print_error(
+            f"{args.file}: expected a JSON list of {{guild_id, alias, entry_id}} objects"
+        )
 
     parsed: list[tuple[int, tuple[int, str, str]]] = []
     refusals: dict[int, str] = {}  # item -> why, printed in the file's order
@@ -594,7 +589,7 @@ def run_import(args: argparse.Namespace) -> int:
                 else []
             )
     except StorageError as exc:
-        return _fail(str(exc))
+        return print_error(str(exc))
     for position in sorted(refusals):
         print(f"item {position}: {for_terminal(refusals[position])}", file=sys.stderr)
     failed = len(refusals)
@@ -671,20 +666,20 @@ def run_backup(args: argparse.Namespace) -> int:
         return 1
     problem = _unwritable_destination(args.path)  # pg_dump's file too: refused alike
     if problem:
-        return _fail(f"cannot write the backup to {args.path}: {problem}")
+        return print_error(f"cannot write the backup to {args.path}: {problem}")
     if isinstance(path, str):  # PostgreSQL makes its own consistent copies
         from .postgres.backend import backup_advice
 
         if said := _unusable_url(args, path):
-            return _fail(said)
-        return _fail(backup_advice(without_password(path), str(args.path)))
+            return print_error(said)
+        return print_error(backup_advice(without_password(path), str(args.path)))
     size = said_size(path.stat().st_size)
     try:
         with Progress(f"backup: copying {size}", quiet=args.quiet) as copying:
             copying.update(0)  # one step: SQLite copies a consistent snapshot in one go
             asyncio.run(backup_database(path, args.path))
     except StorageError as exc:
-        return _fail(str(exc))
+        return print_error(str(exc))
     print(f"backed up {path} to {args.path}")
     return 0
 
@@ -698,19 +693,19 @@ def run_restore(args: argparse.Namespace) -> int:
         from .postgres.backend import restore_advice
 
         if said := _unusable_url(args, location):
-            return _fail(said + unchanged)
+            return print_error(said + unchanged)
         advice = restore_advice(
             without_password(location), str(args.backup), sqlite=is_sqlite_file(args.backup)
         )
-        return _fail(advice + unchanged)
+        return print_error(advice + unchanged)
     try:
         check_backup(args.backup)
     except StorageError as exc:
-        return _fail(f"{exc}{unchanged}")
+        return print_error(f"{exc}{unchanged}")
     if said := _no_database_file(args, location):
-        return _fail(said + unchanged)
+        return print_error(said + unchanged)
     if not location.parent.is_dir():
-        return _fail(f"{location} is not a database file in an existing folder{unchanged}")
+        return print_error(f"{location} is not a database file in an existing folder{unchanged}")
 
     async def restore() -> Kept:
         # No bot may run on the file: it would go on writing through the old file's log.
@@ -722,11 +717,11 @@ def run_restore(args: argparse.Namespace) -> int:
         done = asyncio.run(restore())
     except ShardsTaken as exc:
         running = ", ".join(exc.holders) or "another process"
-        return _fail(
+        return print_error(
             f"{location}: {what_runs(running)} runs on this file ({running}); stop it first{unchanged}"
         )
     except StorageError as exc:
-        return _fail(str(exc))
+        return print_error(str(exc))
     print(f"restored {location} from {args.backup}")
     kept, earlier = done.kept, done.earlier
     if kept is not None:
@@ -802,7 +797,7 @@ def run_prune(args: argparse.Namespace) -> int:
     if path is None:
         return 1
     if args.vacuum and isinstance(path, str):
-        return _fail(
+        return print_error(
             "--vacuum is for a SQLite file: on PostgreSQL autovacuum makes the space of removed "
             "rows reusable (run VACUUM yourself to have it done now); nothing was removed"
         )
@@ -855,7 +850,7 @@ def run_prune(args: argparse.Namespace) -> int:
                 return counts, await vacuum, True
 
     def refused(running: str) -> int:
-        return _fail(
+        return print_error(
             f"{path}: {what_runs(running)} runs on this file ({running}); --vacuum needs it "
             "stopped (prune without --vacuum runs beside a bot); nothing was removed"
         )
@@ -883,9 +878,9 @@ def run_prune(args: argparse.Namespace) -> int:
         raise PrunedPartWay(f"interrupted part-way: {part_way}") from None
     except StorageError as exc:
         if not any(removed.values()):
-            return _fail(str(exc))
+            return print_error(str(exc))
         say({table: n for table, n in removed.items() if n})
-        return _fail(f"{exc}; stopped part-way: {part_way}")
+        return print_error(f"{exc}; stopped part-way: {part_way}")
     say(counts)
     print(
         "kept: aliases, server terms, suggestions and both audit logs"
@@ -898,7 +893,7 @@ def run_prune(args: argparse.Namespace) -> int:
         )
     status = 0
     if isinstance(sizes, StorageError):
-        status = _fail(f"pruned as listed, but the vacuum gave no space back: {sizes}")
+        status = print_error(f"pruned as listed, but the vacuum gave no space back: {sizes}")
     elif sizes is not None:
         print(f"vacuum: the file went from {sizes[0]:,} bytes to {sizes[1]:,}")
     if interrupted:

@@ -20,6 +20,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from bot.dburl import without_password
+from bot.errors import print_error
+from bot.sizes import said_count
 
 from .backend import Migrate, is_database_url
 from .errors import ShardsTaken, StorageError, TargetFailed, TargetNotEmpty
@@ -38,25 +40,10 @@ def run_migrate_db(args: argparse.Namespace) -> int:
     from .cli import Interrupted  # beside the other commands' handlers, like Progress
 
     source = Path(args.source)
-    if is_database_url(args.source):  # said without the URL: it may carry a password
-        return _fail("--from must be a SQLite file: copying out of PostgreSQL is pg_dump's work")
-    if what := not_a_database_file(source):
-        return _fail(f"--from {args.source} {what}")
-    if not source.is_file():
-        return _fail(f"--from must be an existing SQLite file; there is none at {args.source}")
-    if not args.target.strip():  # the README's `--to "$DATABASE_URL"`, set in .env alone
-        return _fail(
-            "--to is empty: give a postgresql:// URL or a SQLite file's path (a DATABASE_URL "
-            "set in .env is the bot's setting, not the shell's $DATABASE_URL)"
-        )
-    if "://" in args.target and not is_database_url(args.target):  # a typo, not a file name
-        return _fail("--to must be a postgresql:// URL (or a SQLite file's path)")
     target = args.target if is_database_url(args.target) else Path(args.target)
+    if refusal := _refusal(args, source, target):
+        return print_error(refusal)
     shown = without_password(args.target) if is_database_url(args.target) else args.target
-    if isinstance(target, Path) and target.is_dir():
-        return _fail(f"--to {target} is a folder: name a SQLite file")
-    if isinstance(target, Path) and target.exists() and target.samefile(source):  # links too
-        return _fail(f"--from and --to are the same file ({source}); nothing to copy")
     # A new SQLite file the copy makes: removed if the copy fails, as it was (not there)
     made = isinstance(target, Path) and not os.path.lexists(target)
 
@@ -120,34 +107,35 @@ def run_migrate_db(args: argparse.Namespace) -> int:
             report = asyncio.run(copy(progress))
     except ShardsTaken as exc:
         if not locking:  # not a file's lock: PostgreSQL's shards
-            return _fail(str(exc))
+            return print_error(str(exc))
         flag, path = locking[-1]
         running = ", ".join(exc.holders) or "another process"
-        return _fail(
+        return print_error(
             f"{flag} {path}: {what_runs(running)} runs on this file ({running}); stop it first"
         )
     except TargetNotEmpty as exc:
-        return _fail(f"--to {exc}")
+        return print_error(f"--to {exc}")
     except TargetFailed as exc:
-        return _fail(f"--to {shown}: {exc}")
+        return print_error(f"--to {shown}: {exc}")
     except StorageError as exc:
-        return _fail(str(exc))
+        return print_error(str(exc))
     after = report.target_after
     copied = report.source
     # Every table the copy checks, server terms and suggestions too: a line that named the
     # aliases' audit log alone read "0 audit entries" beside a term history that was copied.
     print(
-        f"copied {source} to {shown}: {_count(copied['lookup_total'], 'lookup')}, "
-        f"{_count(copied['misses'], 'missed query', 'missed queries')}, "
-        f"{_count(copied['aliases'], 'alias', 'aliases')}, "
-        f"{_count(copied['audit_log'], 'alias audit entry', 'alias audit entries')}, "
-        f"{_count(copied['terms'], 'server term')}, "
-        f"{_count(copied['term_audit_log'], 'term audit entry', 'term audit entries')}, "
-        f"{_count(copied['suggestions'], 'suggestion')}, "
-        f"{_count(copied['term_drafts'], 'form draft')}; "
-        f"{shown} now holds {_count(after['lookup_total'], 'lookup')}, "
-        f"{_count(after['aliases'], 'alias', 'aliases')}, {_count(after['terms'], 'server term')} "
-        f"and {_count(after['suggestions'], 'suggestion')} (checked)"
+        f"copied {source} to {shown}: {said_count(copied['lookup_total'], 'lookup')}, "
+        f"{said_count(copied['misses'], 'missed query', 'missed queries')}, "
+        f"{said_count(copied['aliases'], 'alias', 'aliases')}, "
+        f"{said_count(copied['audit_log'], 'alias audit entry', 'alias audit entries')}, "
+        f"{said_count(copied['terms'], 'server term')}, "
+        f"{said_count(copied['term_audit_log'], 'term audit entry', 'term audit entries')}, "
+        f"{said_count(copied['suggestions'], 'suggestion')}, "
+        f"{said_count(copied['term_drafts'], 'form draft')}; "
+        f"{shown} now holds {said_count(after['lookup_total'], 'lookup')}, "
+        f"{said_count(after['aliases'], 'alias', 'aliases')}, "
+        f"{said_count(after['terms'], 'server term')} "
+        f"and {said_count(after['suggestions'], 'suggestion')} (checked)"
     )
     waiting = _left_in_log(target) if isinstance(target, Path) else 0
     if waiting:
@@ -183,6 +171,28 @@ async def _removed_unless_done(new_file: Path | None) -> AsyncIterator[None]:
         raise
 
 
+def _refusal(args: argparse.Namespace, source: Path, target: str | Path) -> str | None:
+    """Why `--from` cannot be copied to `--to`, said before either is opened; None if it can."""
+    if is_database_url(args.source):  # said without the URL: it may carry a password
+        return "--from must be a SQLite file: copying out of PostgreSQL is pg_dump's work"
+    if what := not_a_database_file(source):
+        return f"--from {args.source} {what}"
+    if not source.is_file():
+        return f"--from must be an existing SQLite file; there is none at {args.source}"
+    if not args.target.strip():  # the README's `--to "$DATABASE_URL"`, set in .env alone
+        return (
+            "--to is empty: give a postgresql:// URL or a SQLite file's path (a DATABASE_URL "
+            "set in .env is the bot's setting, not the shell's $DATABASE_URL)"
+        )
+    if "://" in args.target and not is_database_url(args.target):  # a typo, not a file name
+        return "--to must be a postgresql:// URL (or a SQLite file's path)"
+    if isinstance(target, Path) and target.is_dir():
+        return f"--to {target} is a folder: name a SQLite file"
+    if isinstance(target, Path) and target.exists() and target.samefile(source):  # links too
+        return f"--from and --to are the same file ({source}); nothing to copy"
+    return None
+
+
 def _left_in_log(target: Path) -> int:
     """The bytes of the copy left in the target's write-ahead log once it is closed: SQLite folds
     the log into the file as the last connection closes and removes it, unless that checkpoint
@@ -191,14 +201,3 @@ def _left_in_log(target: Path) -> int:
         return Path(f"{os.path.realpath(target)}-wal").stat().st_size
     except FileNotFoundError:
         return 0
-
-
-def _count(number: int, one: str, many: str | None = None) -> str:
-    """A count with its noun in the right number, as prune says it: "1 alias", "20,000
-    lookups"."""
-    return f"{number:,} {one if number == 1 else many or one + 's'}"
-
-
-def _fail(message: str) -> int:
-    print(f"glossary-bot: error: {message}", file=sys.stderr)
-    return 1

@@ -20,6 +20,8 @@ from datetime import datetime
 from functools import partial
 from typing import Protocol, TypeVar, cast
 
+from bot.sizes import said_count
+
 from .backend import Backend, Body, Migrate, Tx, open_backend
 from .buffer import CountBuffer, MissTally, merge_tallies
 from .errors import (
@@ -215,8 +217,8 @@ class Store:
         if not self._pending.is_empty():
             log.error(
                 "closing with %s and %s that could not be written",
-                _counted(self._pending.lookup_total(), "lookup", "lookups"),
-                _counted(self._pending.miss_keys, "missed query", "missed queries"),
+                said_count(self._pending.lookup_total(), "lookup", "lookups"),
+                said_count(self._pending.miss_keys, "missed query", "missed queries"),
             )
         if self._wrote and loop.time() < deadline:
             # Only tidying (marks of writers gone for long are dropped by the next writer too).
@@ -377,7 +379,7 @@ class Store:
             "could not write lookup counts to %s: %s; %s kept in memory and the write is retried",
             self.location,
             reason,
-            _counted(self._pending.lookup_total(), "lookup is", "lookups are"),
+            said_count(self._pending.lookup_total(), "lookup is", "lookups are"),
             exc_info=not isinstance(exc, StorageError),
         )
 
@@ -1343,8 +1345,8 @@ class CountsAhead:
             else ""
         )
         return (
-            f"{_counted(self.buffer.lookup_total(), 'lookup', 'lookups')} and "
-            f"{_counted(self.buffer.miss_total(), 'missed search', 'missed searches')}{past}"
+            f"{said_count(self.buffer.lookup_total(), 'lookup', 'lookups')} and "
+            f"{said_count(self.buffer.miss_total(), 'missed search', 'missed searches')}{past}"
         )
 
 
@@ -1407,7 +1409,7 @@ def _describe(tally: dict[str, int]) -> str:
     """What is there, in words: "1 alias, 1 alias audit entry" (not table names, nor zeros);
     tables by name only when none of those has rows, still without zeros."""
     held = [(tally.get(name, 0), nouns) for name, nouns in _HELD.items()]
-    return ", ".join(f"{n:,} {one if n == 1 else many}" for n, (one, many) in held if n) or _tally(
+    return ", ".join(said_count(n, one, many) for n, (one, many) in held if n) or _tally(
         {name: n for name, n in tally.items() if n}
     )
 
@@ -1429,8 +1431,3 @@ def _check_limit(limit: int) -> None:
 def new_write_id() -> str:
     """What the log rows of one write share (a term's removal and the aliases it takes)."""
     return uuid.uuid4().hex
-
-
-def _counted(n: int, one: str, many: str) -> str:
-    """ "1 lookup", "2 lookups": the log's counts read as English."""
-    return f"{n:,} {one if n == 1 else many}"

@@ -12,9 +12,8 @@ from bot.term_storage import read_terms
 
 from .conftest import Scene
 from .helpers import define, embed_of
+from .term_commands import add_term, open_add, run_import, submit
 from .test_aliases import add
-from .test_term_files import run_import
-from .test_terms import add_term, open_add, submit
 
 RAG = "Retrieval-Augmented Generation (RAG)"
 ZORBLAX = {

@@ -8,21 +8,8 @@ from bot.storage import MAX_OPEN_SUGGESTIONS, Store
 from bot.term_storage import read_terms
 
 from .conftest import Scene
-from .helpers import buttons, define, embed_of, is_ephemeral
-
-IDEA = "The nightly job that re-ranks what retrieval found, run by our team."
-
-
-async def suggest_from_a_miss(scene: Scene, query: str = "zorblax") -> str:
-    fake = scene.fake
-    _, miss = await define(fake, scene.alice, query, scene.channel)
-    opened = await fake.click(scene.alice, miss, buttons(miss)["Suggest it"])
-    body = await opened.response()
-    assert body["type"] == 9
-    submitted = await fake.submit_modal(scene.alice, opened, {"definition": IDEA})
-    answer = await submitted.final_message()
-    assert is_ephemeral(answer)
-    return str(answer["content"])
+from .helpers import buttons, define, embed_of
+from .term_commands import IDEA, suggest_from_a_miss
 
 
 async def test_a_suggestion_is_accepted_edited_and_the_member_told(

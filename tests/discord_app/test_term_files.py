@@ -3,8 +3,6 @@ and hostile files refused whole, each with a clear answer and nothing written.""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from bot.discord_app.app import GlossaryBot
@@ -12,48 +10,10 @@ from bot.glossary.interchange import export_bytes, import_cap
 from bot.glossary.server_terms import ServerTerm
 from bot.storage import Store
 from bot.term_storage import TermChange, change_terms, read_terms
-from tests.fake_discord import FakeAttachment, FakeChannel, FakeUser
 
 from .conftest import Scene, StartBot
 from .helpers import VersionChecks, buttons, define, define_until_card, embed_of, is_ephemeral
-
-TOML = """
-[[entries]]
-id = "zorblax"
-title = "Zorblax"
-category = "Retrieval & Context"
-summary = "Our nightly rerank job."
-definition = "The team's nightly batch job that re-ranks retrieved documents."
-aliases = ["zbx"]
-related = ["blorptex", "rag"]
-
-[[entries]]
-id = "blorptex"
-title = "Blorptex"
-category = "Retrieval & Context"
-summary = "The morning twin of Zorblax."
-definition = "The morning job that warms the caches Zorblax filled."
-related = ["zorblax"]
-"""
-
-
-async def run_import(
-    scene: Scene,
-    upload: FakeAttachment,
-    *,
-    user: FakeUser | None = None,
-    channel: FakeChannel | None = None,
-    **options: Any,
-) -> str:
-    handle = await scene.fake.slash(
-        user or scene.moderator,
-        "term import",
-        {"file": upload, **options},
-        channel=channel or scene.channel,
-    )
-    message = await handle.final_message()
-    assert is_ephemeral(message)
-    return str(message["content"])
+from .term_commands import TOML, run_import
 
 
 async def test_import_then_export_round_trips_into_another_server(

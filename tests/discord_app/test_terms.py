@@ -12,39 +12,12 @@ from bot.discord_app.term_drafts import Drafts
 from bot.glossary.server_terms import TermDraft, check_draft
 from bot.storage import Store
 from bot.term_storage import read_terms
-from tests.fake_discord import FakeUser, InteractionHandle, InteractionRefused
+from tests.fake_discord import InteractionRefused
 from tests.resilience.helpers import locked_by_another_process
 
 from .conftest import Scene, StartBot
-from .helpers import buttons, define, embed_of, is_ephemeral
-
-TERM = {
-    "title": "Zorblax",
-    "definition": "The team's nightly batch job that re-ranks retrieved documents.",
-    "boundary": "Not the reranker model itself.",
-    "other_names": "zbx, nightly rerank",
-    "related": "RAG",
-}
-
-
-async def open_add(scene: Scene, user: FakeUser, **options: Any) -> InteractionHandle:
-    opened = await scene.fake.slash(user, "term add", options, channel=scene.channel)
-    assert (await opened.response())["type"] == 9
-    return opened
-
-
-async def submit(
-    scene: Scene, user: FakeUser, opened: InteractionHandle, values: dict[str, str]
-) -> dict[str, Any]:
-    submitted = await scene.fake.submit_modal(user, opened, values)
-    message = await submitted.final_message()
-    assert is_ephemeral(message)
-    return message
-
-
-async def add_term(scene: Scene, values: dict[str, str] = TERM, **options: Any) -> dict[str, Any]:
-    opened = await open_add(scene, scene.moderator, category="Retrieval & Context", **options)
-    return await submit(scene, scene.moderator, opened, values)
+from .helpers import buttons, define, embed_of
+from .term_commands import TERM, add_term, open_add, open_edit, submit
 
 
 async def test_a_moderator_adds_a_term_and_members_look_it_up(
@@ -123,12 +96,6 @@ async def test_a_double_submit_adds_one_term_and_answers_both(
     assert one["content"] == two["content"]
     assert one["content"].startswith("Added **Zorblax**")
     assert len(await read_terms(store, scene.guild.id)) == 1
-
-
-async def open_edit(scene: Scene, user: FakeUser, term: str) -> InteractionHandle:
-    opened = await scene.fake.slash(user, "term edit", {"term": term}, channel=scene.channel)
-    assert (await opened.response())["type"] == 9
-    return opened
 
 
 async def test_two_moderators_editing_at_once(scene: Scene, bot: GlossaryBot, store: Store) -> None:

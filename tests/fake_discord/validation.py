@@ -12,6 +12,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlsplit
 
 JSON = dict[str, Any]
 Path = tuple[str | int, ...]
@@ -162,6 +163,8 @@ def _check_embed(errors: _Errors, path: Path, embed: Mapping[str, Any]) -> int:
             errors.max_len(path + sub, value, limit)
 
     text(("title",), embed.get("title"), EMBED_TITLE_MAX)
+    if embed.get("url") is not None:
+        _check_link(errors, (*path, "url"), embed["url"])
     text(("description",), embed.get("description"), EMBED_DESCRIPTION_MAX)
     text(("footer", "text"), (embed.get("footer") or {}).get("text"), EMBED_FOOTER_MAX)
     text(("author", "name"), (embed.get("author") or {}).get("name"), EMBED_AUTHOR_MAX)
@@ -174,6 +177,29 @@ def _check_embed(errors: _Errors, path: Path, embed: Mapping[str, Any]) -> int:
             if isinstance(value, str):
                 counted += len(value)
     return counted
+
+
+def _check_link(errors: _Errors, path: Path, url: object) -> None:
+    """An embed's link (its title's): Discord takes http(s) only ("Scheme ... is not
+    supported", documented) and refuses an address it does not read as one, "Not a well formed
+    URL": no host, a port that is none, spaces, and a host name with no dot ("localhost",
+    "wiki": the reports in bugsink#280, grafana#65270, gitea#14379, alertmanager-discord#19)."""
+    text = url if isinstance(url, str) else ""
+    scheme = text.partition(":")[0] if ":" in text else ""
+    if scheme.lower() not in ("http", "https"):
+        supported = "Scheme must be one of ('http', 'https')."
+        errors.add(
+            path, "URL_TYPE_INVALID_SCHEME", f'Scheme "{scheme}" is not supported. {supported}'
+        )
+        return
+    try:
+        parts = urlsplit(text)
+        host, _port = parts.hostname or "", parts.port
+    except ValueError:  # a bracket left open, a port that is no number or past 65535
+        host = ""
+    named = "." in host or ":" in host  # a domain with its top level, an IPv4 or IPv6 address
+    if not named or any(ch.isspace() or ord(ch) < 0x20 or ord(ch) == 0x7F for ch in text):
+        errors.add(path, "URL_TYPE_INVALID_URL", "Not a well formed URL.")
 
 
 def check_allowed_mentions(allowed: object) -> list[FieldError]:

@@ -78,6 +78,25 @@ def test_embed_total_and_count_and_content() -> None:
     )
 
 
+@pytest.mark.parametrize(
+    ("url", "code"),
+    [
+        ("steam://rungameid/730", "URL_TYPE_INVALID_SCHEME"),
+        ("", "URL_TYPE_INVALID_SCHEME"),
+        ("https://example.org:abc/page", "URL_TYPE_INVALID_URL"),
+        ("https://[oops/page", "URL_TYPE_INVALID_URL"),
+        ("http://localhost:8080/page", "URL_TYPE_INVALID_URL"),
+        ("https://example.org/a b", "URL_TYPE_INVALID_URL"),
+        ("https://example.org/page", None),
+        ("HTTPS://[::1]:8443/page", None),
+        ("http://192.168.1.2/x?q=1#y", None),
+    ],
+)
+def test_an_embeds_link(url: str, code: str | None) -> None:
+    found = codes(check_message({"embeds": [{"title": "t", "url": url}]}))
+    assert found == ({("embeds.0.url", code)} if code else set())
+
+
 def test_empty_message() -> None:
     assert is_empty_message({"content": "", "embeds": []})
     assert not is_empty_message({"content": "x"})

@@ -112,8 +112,11 @@ async def test_suggest_refuses_a_name_of_only_a_question_s_words(
 
 
 def _reason(name: str) -> str:
-    """The term form's reason for such a name (frame72's), word for word."""
+    """The term form's reason for such a name (frame72's, the rule said by product73), word for
+    word."""
+    cased = f", in any case (“{name}” reads as “{name.lower()}”)" if name != name.lower() else ""
     return (
         f"“{name}” is only the wording of a question (or filler), which search leaves out around "
-        "the term asked: as a name it would answer “what is it”. Use a name of the term itself."
+        f"the term asked{cased}: as a name it would answer “what is it”. Use a name of the term "
+        "itself; words said to the bot on their own (“thanks”, “ok”, “hi”) may be names."
     )

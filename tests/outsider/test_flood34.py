@@ -12,7 +12,7 @@ from bot.discord_app.app import GlossaryBot
 from bot.storage import Store
 from bot.term_storage import read_terms
 from tests.discord_app.helpers import buttons, define, embed_of
-from tests.discord_app.test_terms import add_term, open_edit, submit
+from tests.discord_app.term_commands import add_term, open_edit, submit
 
 from .conftest import Scene
 from .test_round14 import _cli

@@ -27,14 +27,13 @@ from bot.discord_app.cogs.moderators import KEPT
 from bot.storage import Store
 from bot.term_storage import read_terms
 from tests.discord_app.helpers import buttons, define, embed_of, is_ephemeral
-from tests.discord_app.test_terms import add_term, open_add
+from tests.discord_app.term_commands import add_term, open_add
 from tests.fake_discord import FakeChannel, FakeUser, InteractionHandle
 from tests.fake_discord.interactions import base_payload
-from tests.resilience.botproc import ROOT, BotProcess, glossary_bot_run
+from tests.resilience.botproc import CLI_ENV, ROOT, BotProcess, glossary_bot_run
 from tests.resilience.conftest import without_permission_override
 
 from .conftest import Scene
-from .test_round14 import CLI_ENV
 from .test_round20 import _database
 
 JSON = dict[str, Any]

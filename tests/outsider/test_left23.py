@@ -9,8 +9,8 @@ from bot.discord_app.app import GlossaryBot
 from bot.glossary.server_terms import ServerTerm
 from bot.storage import Store
 from tests.discord_app.helpers import buttons, selects
+from tests.discord_app.term_commands import add_term
 from tests.discord_app.test_term_log import write
-from tests.discord_app.test_terms import add_term
 from tests.fake_discord.models import SEND_MESSAGES, VIEW_CHANNEL
 from tests.resilience.helpers import warned
 

@@ -19,10 +19,9 @@ from bot.storage import AliasImport, StorageError, Store
 from bot.storage.backend import Row, Tx
 from bot.storage.errors import TargetFailed
 from bot.storage.sqlite.run_lock import command_holder, one_bot_per_file
-from tests.resilience.botproc import glossary_bot_run
+from tests.resilience.botproc import CLI_ENV, glossary_bot_run
 from tests.resilience.conftest import without_permission_override
 
-from .test_round14 import CLI_ENV
 from .test_round20 import _database
 
 

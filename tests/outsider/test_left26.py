@@ -14,7 +14,7 @@ from bot.term_storage import read_terms
 from tests.conftest import TEST_DATABASE_URL
 from tests.discord_app.conftest import StartBot
 from tests.discord_app.helpers import buttons, is_ephemeral
-from tests.discord_app.test_suggestions import suggest_from_a_miss
+from tests.discord_app.term_commands import suggest_from_a_miss
 from tests.fake_discord.models import SEND_MESSAGES
 from tests.resilience.helpers import locked_by_another_process, warned
 from tests.storage.conftest import fresh_schema

@@ -12,14 +12,13 @@ from bot.glossary import Glossary
 from bot.storage import Store
 from tests.discord_app.conftest import StartBot
 from tests.discord_app.helpers import buttons, define, embed_of
-from tests.discord_app.test_term_files import run_import
+from tests.discord_app.term_commands import run_import
 from tests.fake_discord.models import READ_MESSAGE_HISTORY
-from tests.resilience.botproc import glossary_bot_run
+from tests.resilience.botproc import CLI_ENV, glossary_bot_run
 from tests.resilience.helpers import warned
 
 from .conftest import Scene
 from .test_round7 import title_of
-from .test_round14 import CLI_ENV
 
 # A topics JSON written by hand: the first topic without an id, the second with an unknown key,
 # the third with neither id nor title. Each topic starts on a line of its own: 6, 7 and 11.

@@ -16,8 +16,7 @@ from bot.glossary import Glossary
 from bot.storage import Store
 from bot.term_storage import read_terms
 from tests.discord_app.helpers import buttons, define, embed_of
-from tests.discord_app.test_suggestions import suggest_from_a_miss
-from tests.discord_app.test_term_files import run_import
+from tests.discord_app.term_commands import run_import, suggest_from_a_miss
 
 from .conftest import Scene
 from .test_round19 import accept_form

@@ -13,13 +13,12 @@ from bot.discord_app import replies
 from bot.discord_app.app import GlossaryBot
 from bot.storage import Store
 from tests.discord_app.helpers import buttons, define, embed_of, selects
-from tests.discord_app.test_terms import add_term
-from tests.resilience.botproc import glossary_bot_waited
+from tests.discord_app.term_commands import add_term
+from tests.resilience.botproc import CLI_ENV, glossary_bot_waited
 from tests.resilience.helpers import warned
 
 from .conftest import Scene
 from .test_left28 import import_ironhold
-from .test_round14 import CLI_ENV
 
 ZORB_AND_BLAP = """
 [[entries]]

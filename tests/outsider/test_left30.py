@@ -10,14 +10,13 @@ from pathlib import Path
 
 from bot.discord_app.app import GlossaryBot
 from tests.discord_app.helpers import embed_of
-from tests.discord_app.test_terms import add_term
+from tests.discord_app.term_commands import add_term
 from tests.fake_discord.models import SEND_MESSAGES
-from tests.resilience.botproc import glossary_bot_waited
+from tests.resilience.botproc import CLI_ENV, glossary_bot_waited
 from tests.resilience.helpers import warned
 
 from .conftest import Scene
 from .test_left28 import alias_add
-from .test_round14 import CLI_ENV
 
 
 async def test_an_alias_refusal_quotes_the_alias_as_the_moderator_typed_it(

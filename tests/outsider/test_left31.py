@@ -12,12 +12,10 @@ from pathlib import Path
 from bot.cards.chart import LABEL_SIZE, MAX_LABEL_WIDTH, SIZE, _terms_chart, text_width
 from bot.discord_app.app import GlossaryBot
 from tests.discord_app.helpers import define, embed_of
-from tests.discord_app.test_term_files import run_import
-from tests.discord_app.test_terms import TERM, open_add, submit
-from tests.resilience.botproc import glossary_bot_waited
+from tests.discord_app.term_commands import TERM, open_add, run_import, submit
+from tests.resilience.botproc import CLI_ENV, glossary_bot_waited
 
 from .conftest import Scene
-from .test_round14 import CLI_ENV
 
 DATA = Path(__file__).resolve().parents[2] / "data"
 

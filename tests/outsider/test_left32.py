@@ -13,10 +13,9 @@ from pathlib import Path
 from bot.discord_app.health import _forget_stop
 from bot.heartbeat import check_heartbeat
 from tests.polling import eventually
-from tests.resilience.botproc import BotProcess, glossary_bot, glossary_bot_waited
+from tests.resilience.botproc import CLI_ENV, BotProcess, glossary_bot, glossary_bot_waited
 
 from .conftest import Scene
-from .test_round14 import CLI_ENV
 from .test_round25 import _alias, _aliases, _names, _size
 
 

@@ -29,8 +29,7 @@ from bot.term_storage import TermChange, change_terms, read_terms
 from tests.clients import ConnectedClient
 from tests.discord_app.conftest import StartBot
 from tests.discord_app.helpers import define
-from tests.discord_app.test_term_files import run_import
-from tests.discord_app.test_terms import open_edit, submit
+from tests.discord_app.term_commands import open_edit, run_import, submit
 from tests.resilience.helpers import warned
 
 from .conftest import Scene

@@ -31,12 +31,11 @@ from bot.search.index import SearchIndex
 from tests.conftest import TEST_DATABASE_URL
 from tests.discord_app.helpers import embed_of
 from tests.discord_app.test_member_searches import LONG_TEXT, STUCK, HeldSearch, queued_searches
-from tests.resilience.botproc import BotProcess, glossary_bot_here
+from tests.resilience.botproc import CLI_ENV, BotProcess, glossary_bot_here
 from tests.resilience.conftest import without_permission_override
 
 from .conftest import Scene
 from .test_left24 import _cli, in_a_read_only_folder
-from .test_round14 import CLI_ENV
 from .test_round20 import _database
 
 

@@ -27,9 +27,8 @@ from bot.glossary.interchange import export_bytes
 from bot.storage import Store
 from bot.term_storage import read_terms
 from tests.discord_app.helpers import embed_of
+from tests.discord_app.term_commands import TERM, open_add, run_import
 from tests.discord_app.test_member_searches import STUCK, queued_searches
-from tests.discord_app.test_term_files import run_import
-from tests.discord_app.test_terms import TERM, open_add
 from tests.fake_discord import FakeDiscord
 from tests.resilience.conftest import StartBot
 

@@ -19,12 +19,12 @@ from bot.storage import Store
 from tests.discord_app.helpers import embed_of, selects
 from tests.discord_app.test_member_searches import STUCK
 from tests.ops.test_metrics import metrics_port, scrape
-from tests.resilience.botproc import BotProcess, glossary_bot_waited
+from tests.resilience.botproc import CLI_ENV, BotProcess, glossary_bot_waited
 from tests.resilience.conftest import StartBot
 
 from .conftest import Scene
 from .test_left36 import read_again
-from .test_readme35 import CLI_ENV, _aliases, _database_with_alias
+from .test_readme35 import _aliases, _database_with_alias
 
 RAG = "Retrieval-Augmented Generation (RAG)"
 SRAM = "Static Random-Access Memory"

@@ -20,18 +20,24 @@ from bot.heartbeat import MAX_AGE
 from bot.storage import Store
 from bot.term_storage import read_terms
 from tests.discord_app.helpers import buttons, is_ephemeral
+from tests.discord_app.term_commands import (
+    TERM,
+    TOML,
+    add_term,
+    open_add,
+    open_edit,
+    run_import,
+    submit,
+    suggest_from_a_miss,
+)
 from tests.discord_app.test_alias_permissions import PERMISSIONS_ROUTE
-from tests.discord_app.test_suggestions import suggest_from_a_miss
-from tests.discord_app.test_term_files import TOML, run_import
-from tests.discord_app.test_terms import TERM, add_term, open_add, open_edit, submit
 from tests.fake_discord.interactions import base_payload
 from tests.fake_discord.models import EMBED_LINKS
-from tests.resilience.botproc import glossary_bot_here, glossary_bot_run_here
+from tests.resilience.botproc import CLI_ENV, glossary_bot_here, glossary_bot_run_here
 from tests.resilience.test_malformed import command_id
 
 from .conftest import Scene
 from .test_left38 import _lookups_damaged
-from .test_round14 import CLI_ENV
 from .test_round16 import NO_LONGER, demote
 from .test_round20 import _database
 

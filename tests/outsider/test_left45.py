@@ -21,13 +21,11 @@ from bot.settings import Settings
 from bot.storage import ShardsTaken, Store
 from tests.conftest import TEST_DATABASE_URL
 from tests.discord_app.helpers import buttons, is_ephemeral
-from tests.discord_app.test_terms import add_term
-from tests.resilience.botproc import ROOT, glossary_bot_waited
+from tests.discord_app.term_commands import add_term
+from tests.resilience.botproc import CLI_ENV, glossary_bot_waited
 from tests.storage.conftest import fresh_schema
 
 from .conftest import Scene
-
-CLI_ENV = {"PYTHONPATH": str(ROOT), "GLOSSARY_PATHS": "", "PATH": "/usr/bin:/bin"}
 
 
 async def _alias_list(scene: Scene, options: dict[str, str]) -> dict[str, object]:

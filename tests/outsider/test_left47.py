@@ -21,11 +21,11 @@ from bot.glossary.sources import text_sha256
 from bot.heartbeat import NOT_CONNECTED
 from bot.storage import Store
 from tests.discord_app.helpers import buttons, define, is_ephemeral, selects, serve
-from tests.discord_app.test_terms import add_term
+from tests.discord_app.term_commands import add_term
 from tests.fake_discord import FakeDiscord
 from tests.fake_discord.mentions import is_silent
 from tests.polling import eventually
-from tests.resilience.botproc import ROOT, BotProcess, glossary_bot_waited
+from tests.resilience.botproc import CLI_ENV, BotProcess, glossary_bot_waited
 from tests.resilience.conftest import StartBot
 from tests.storage.conftest import FakeClock
 
@@ -73,9 +73,6 @@ async def test_an_alias_removed_alone_in_its_terms_second_says_alone(
             r"<t:\d+:R> \(`/term log` says by whom\)\.",
             with_term,
         ), with_term
-
-
-CLI_ENV = {"PYTHONPATH": str(ROOT), "GLOSSARY_PATHS": "", "PATH": "/usr/bin:/bin"}
 
 
 async def _check(tmp_path: Path) -> tuple[int, list[str]]:

@@ -16,12 +16,10 @@ from bot.discord_app import health
 from bot.discord_app.app import GlossaryBot
 from bot.heartbeat import STOPPED, check_heartbeat
 from tests.fake_discord import FakeDiscord
-from tests.resilience.botproc import ROOT, BotProcess, glossary_bot_waited
+from tests.resilience.botproc import CLI_ENV, ROOT, BotProcess, glossary_bot_waited
 
 from .conftest import Scene
 from .test_forged47 import SUGGESTION_VALUES, TERM_VALUES, Forger, place_of, submitted, written
-
-CLI_ENV = {"PYTHONPATH": str(ROOT), "GLOSSARY_PATHS": "", "PATH": "/usr/bin:/bin"}
 
 # `glossary-bot run` whose reload (SIGHUP, once connected) first raises what Python reports
 # outside the logger unless told: a warning, an exception in a thread, one in a `__del__`

@@ -8,7 +8,7 @@ import pytest
 from bot.discord_app.app import GlossaryBot
 from bot.storage import Store
 from tests.discord_app.helpers import is_ephemeral
-from tests.discord_app.test_terms import add_term
+from tests.discord_app.term_commands import add_term
 
 from .conftest import Scene
 from .test_outsider49 import SUGGESTED, rejected_after, suggested

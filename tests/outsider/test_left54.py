@@ -19,7 +19,7 @@ from bot.storage import Store
 from bot.term_storage import TermChange, change_terms, read_terms
 from tests.discord_app.conftest import StartBot
 from tests.discord_app.helpers import embed_of
-from tests.discord_app.test_term_files import run_import
+from tests.discord_app.term_commands import run_import
 from tests.storage.test_left54 import BIG, LOWERED
 from tests.storage.test_server_versions import _as_schema_8
 

@@ -12,8 +12,14 @@ from bot.discord_app.app import GlossaryBot
 from bot.storage import Store
 from bot.term_storage import read_terms
 from tests.discord_app.helpers import buttons, define, embed_of, is_ephemeral
-from tests.discord_app.test_suggestions import suggest_from_a_miss
-from tests.discord_app.test_terms import TERM, add_term, open_add, open_edit, submit
+from tests.discord_app.term_commands import (
+    TERM,
+    add_term,
+    open_add,
+    open_edit,
+    submit,
+    suggest_from_a_miss,
+)
 
 from .conftest import Scene
 from .test_round19 import accept_form

@@ -12,7 +12,7 @@ from bot.discord_app.app import GlossaryBot
 from bot.glossary import lookalikes
 from bot.storage import Store
 from tests.discord_app.helpers import buttons, define, embed_of, is_ephemeral
-from tests.discord_app.test_terms import TERM, add_term
+from tests.discord_app.term_commands import TERM, add_term
 from tests.fake_discord.handles import JSON
 
 from .conftest import Scene

@@ -13,7 +13,7 @@ import pytest
 from bot.discord_app.app import GlossaryBot
 from bot.storage import AliasImport, Store
 from tests.discord_app.helpers import buttons, define, embed_of, is_ephemeral
-from tests.discord_app.test_terms import TERM, add_term
+from tests.discord_app.term_commands import TERM, add_term
 
 from .conftest import Scene
 from .test_left47 import moderator_answer

@@ -12,9 +12,7 @@ import pytest
 from bot.cards.embed import render_card
 from bot.discord_app.identify import IdentifyGate
 from bot.glossary import Glossary
-from tests.resilience.botproc import glossary_bot_run_here
-
-from .test_round14 import CLI_ENV
+from tests.resilience.botproc import CLI_ENV, glossary_bot_run_here
 
 
 def _letters(n: int) -> str:

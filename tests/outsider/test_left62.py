@@ -5,9 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.resilience.botproc import glossary_bot_run_here
-
-from .test_round14 import CLI_ENV
+from tests.resilience.botproc import CLI_ENV, glossary_bot_run_here
 
 ZORB = (
     '[[entries]]\ntitle = "Zorbic Café"\ncategory = "Fundamentals"\n'

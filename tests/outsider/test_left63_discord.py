@@ -9,8 +9,7 @@ from typing import Any
 from bot.storage import Store
 from tests.discord_app.conftest import StartBot
 from tests.discord_app.helpers import buttons, define, selects
-from tests.discord_app.test_suggestions import IDEA, suggest_from_a_miss
-from tests.discord_app.test_terms import open_add
+from tests.discord_app.term_commands import IDEA, open_add, suggest_from_a_miss
 
 from .conftest import Scene
 

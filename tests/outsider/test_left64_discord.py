@@ -15,8 +15,7 @@ from bot.storage import Store
 from bot.term_storage import read_terms
 from tests.discord_app.conftest import StartBot
 from tests.discord_app.helpers import buttons
-from tests.discord_app.test_suggestions import IDEA
-from tests.discord_app.test_terms import add_term, open_add
+from tests.discord_app.term_commands import IDEA, add_term, open_add
 
 from .conftest import Scene
 from .stopping import told_during_a_stop

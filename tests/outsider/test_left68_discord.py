@@ -16,7 +16,7 @@ from bot.glossary import Glossary
 from bot.storage import Store
 from tests.discord_app.conftest import StartBot
 from tests.discord_app.helpers import buttons, serve
-from tests.discord_app.test_suggestions import IDEA
+from tests.discord_app.term_commands import IDEA
 
 from .conftest import Scene
 from .test_review67_discord import ANSWERS, HANG

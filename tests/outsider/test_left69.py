@@ -7,9 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.resilience.botproc import glossary_bot_here, glossary_bot_waited
-
-from .test_round11 import CLI_ENV
+from tests.resilience.botproc import CLI_ENV, glossary_bot_here, glossary_bot_waited
 
 # (URL as pasted, the URL as the line should show it: user and host kept, no password)
 PORT_NOT_A_NUMBER = [

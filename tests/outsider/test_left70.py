@@ -12,10 +12,8 @@ import pytest
 from bot.dburl import url_problem, without_password
 from bot.storage.store import Store
 from tests.conftest import TEST_DATABASE_URL
-from tests.resilience.botproc import glossary_bot_here, glossary_bot_waited
+from tests.resilience.botproc import CLI_ENV, glossary_bot_here, glossary_bot_waited
 from tests.storage.conftest import fresh_schema
-
-from .test_round11 import CLI_ENV
 
 SECRET = "Pw0rdXy7"
 

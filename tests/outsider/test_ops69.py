@@ -17,14 +17,13 @@ from bot.storage import Migrate, Store
 from tests.conftest import TEST_DATABASE_URL
 from tests.discord_app.helpers import define
 from tests.polling import eventually
-from tests.resilience.botproc import ROOT, BotProcess, glossary_bot
+from tests.resilience.botproc import CLI_ENV, BotProcess, glossary_bot
 from tests.storage.conftest import fresh_schema
 
 from .conftest import Scene
 
 pytestmark = pytest.mark.postgres
 
-CLI_ENV = {"PYTHONPATH": str(ROOT), "GLOSSARY_PATHS": "", "PATH": "/usr/bin:/bin"}
 ROLE = urlsplit(TEST_DATABASE_URL).username
 PASSWORD = urlsplit(TEST_DATABASE_URL).password
 

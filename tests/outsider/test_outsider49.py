@@ -12,7 +12,7 @@ from bot.discord_app.cogs.define import RESAID_AFTER, DefineCog
 from bot.storage import Store
 from tests.discord_app.conftest import StartBot
 from tests.discord_app.helpers import buttons, define, embed_of
-from tests.discord_app.test_terms import add_term, open_edit, submit
+from tests.discord_app.term_commands import add_term, open_edit, submit
 from tests.fake_discord.models import EMBED_LINKS, SEND_MESSAGES, FakeUser
 from tests.resilience.helpers import warned
 

@@ -18,10 +18,9 @@ from bot.storage import Store
 from bot.term_storage import read_terms
 from tests.discord_app.conftest import StartBot
 from tests.discord_app.helpers import buttons, define, embed_of, is_ephemeral, selects
+from tests.discord_app.term_commands import add_term, open_add, run_import
 from tests.discord_app.test_alias_permissions import pick_the_miss
 from tests.discord_app.test_aliases import add as add_alias
-from tests.discord_app.test_term_files import run_import
-from tests.discord_app.test_terms import add_term, open_add
 from tests.fake_discord.command_permissions import override
 from tests.resilience.botproc import BotProcess
 from tests.resilience.helpers import warned

@@ -16,9 +16,8 @@ from bot.search.semantic.term_vectors import TermVectors
 from bot.storage import Store
 from tests.discord_app.conftest import StartBot
 from tests.discord_app.helpers import buttons, define, embed_of
+from tests.discord_app.term_commands import TERM, open_add, run_import, submit
 from tests.discord_app.test_aliases import add as add_alias
-from tests.discord_app.test_term_files import run_import
-from tests.discord_app.test_terms import TERM, open_add, submit
 from tests.resilience.helpers import warned
 
 from .conftest import Scene

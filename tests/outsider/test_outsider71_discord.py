@@ -17,11 +17,10 @@ from bot.discord_app.app import GlossaryBot
 from bot.glossary.server_terms import ServerTerm
 from bot.storage import Store
 from bot.term_storage import TermChange, change_terms, read_terms
-from tests.discord_app.test_terms import TERM, open_add, submit
-from tests.resilience.botproc import glossary_bot_here
+from tests.discord_app.term_commands import TERM, open_add, submit
+from tests.resilience.botproc import CLI_ENV, glossary_bot_here
 
 from .conftest import Scene
-from .test_round30 import CLI_ENV
 
 
 def _entry(title: str, other_names: list[str], definition: str) -> str:

@@ -21,9 +21,8 @@ from bot.glossary.server_terms import ServerTerm
 from bot.storage import Store
 from tests.discord_app.conftest import StartBot
 from tests.discord_app.helpers import buttons, define, selects
-from tests.discord_app.test_suggestions import IDEA
+from tests.discord_app.term_commands import IDEA, TERM
 from tests.discord_app.test_term_meaning import put_terms
-from tests.discord_app.test_terms import TERM
 from tests.fake_discord import InteractionHandle
 from tests.resilience.helpers import query, warned
 

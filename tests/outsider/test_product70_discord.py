@@ -15,7 +15,7 @@ from bot import metrics
 from bot.storage import Store
 from tests.discord_app.conftest import StartBot
 from tests.discord_app.helpers import buttons
-from tests.discord_app.test_terms import TERM, add_term
+from tests.discord_app.term_commands import TERM, add_term
 from tests.fake_discord import InteractionHandle
 from tests.resilience.helpers import warned
 

@@ -23,7 +23,7 @@ from bot.term_storage import TermChange, change_terms
 from tests.conftest import TEST_DATABASE_URL
 from tests.discord_app.conftest import StartBot
 from tests.discord_app.helpers import define, define_until_card, embed_of
-from tests.discord_app.test_terms import TERM, open_add, submit
+from tests.discord_app.term_commands import TERM, open_add, submit
 from tests.polling import eventually
 from tests.storage.conftest import fresh_schema
 

@@ -8,9 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from tests.fake_discord import FakeDiscord
-from tests.resilience.botproc import BotProcess, glossary_bot_waited
-
-from .test_round14 import CLI_ENV
+from tests.resilience.botproc import CLI_ENV, BotProcess, glossary_bot_waited
 
 
 def _database_with_alias(cwd: Path, db: Path, alias: str) -> None:

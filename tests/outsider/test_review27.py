@@ -12,12 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from tests.resilience.botproc import glossary_bot_run
+from tests.resilience.botproc import CLI_ENV, glossary_bot_run
 from tests.resilience.conftest import without_permission_override
 
 from .test_left24 import _cli
 from .test_left27 import HAND_WRITTEN_TOPICS
-from .test_round14 import CLI_ENV
 from .test_round20 import _database
 
 

@@ -19,8 +19,7 @@ from bot.discord_app.app import GlossaryBot
 from bot.discord_app.cogs.explain import BUSY
 from bot.search.index import SearchIndex
 from tests.discord_app.helpers import JSON, define, embed_of, is_ephemeral, selects
-from tests.discord_app.test_term_files import run_import
-from tests.discord_app.test_terms import TERM, open_add, submit
+from tests.discord_app.term_commands import TERM, open_add, run_import, submit
 from tests.fake_discord import FakeChannel, FakeDiscord, FakeUser
 from tests.resilience.botproc import BotProcess
 from tests.resilience.helpers import stored_lookups, unhurried

@@ -30,6 +30,7 @@ from tests.discord_app.helpers import embed_of, is_ephemeral
 from tests.fake_discord.gateway import AUTHENTICATION_FAILED
 from tests.polling import eventually
 from tests.resilience.botproc import (
+    CLI_ENV,
     BotProcess,
     glossary_bot_here,
     glossary_bot_run,
@@ -45,7 +46,6 @@ from tests.storage.conftest import fresh_schema
 from .conftest import Scene
 from .test_left24 import in_a_read_only_folder
 from .test_left32 import _backup_then_stop
-from .test_round14 import CLI_ENV
 from .test_round20 import _database
 from .test_round25 import _alias, _names, _size
 

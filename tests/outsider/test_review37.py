@@ -18,13 +18,12 @@ from bot.cli import main
 from bot.discord_app.replies import echo
 from bot.glossary.links import without_links
 from tests.discord_app.helpers import define
-from tests.resilience.botproc import BotProcess, glossary_bot_run_here
+from tests.resilience.botproc import CLI_ENV, BotProcess, glossary_bot_run_here
 from tests.resilience.conftest import without_permission_override
 
 from .conftest import Scene
 from .test_left24 import _cli
 from .test_review36 import _bundled, done_in_a_process
-from .test_round14 import CLI_ENV
 from .test_round20 import _database
 
 

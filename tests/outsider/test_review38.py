@@ -21,8 +21,8 @@ from bot.storage.postgres.claims import _COUNT_KEY
 from bot.term_storage import read_terms
 from tests.conftest import TEST_DATABASE_URL
 from tests.discord_app.helpers import selects
+from tests.discord_app.term_commands import TERM, open_add
 from tests.discord_app.test_member_searches import STUCK
-from tests.discord_app.test_terms import TERM, open_add
 from tests.polling import eventually
 from tests.resilience.botproc import ROOT
 from tests.resilience.conftest import StartBot

@@ -15,9 +15,8 @@ from bot.settings import MAX_SHARD_COUNT
 from bot.storage import Store
 from bot.term_storage import read_terms
 from tests.discord_app.helpers import buttons, is_ephemeral
+from tests.discord_app.term_commands import add_term, open_edit, submit, suggest_from_a_miss
 from tests.discord_app.test_alias_permissions import PERMISSIONS_ROUTE, Helpers, helpers
-from tests.discord_app.test_suggestions import suggest_from_a_miss
-from tests.discord_app.test_terms import add_term, open_edit, submit
 from tests.fake_discord import FakeDiscord
 from tests.fake_discord.command_permissions import override
 from tests.fake_discord.interactions import base_payload

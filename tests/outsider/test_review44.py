@@ -22,14 +22,12 @@ from bot.storage import Store
 from tests.conftest import TEST_DATABASE_URL
 from tests.discord_app.conftest import StartBot
 from tests.discord_app.helpers import buttons, is_ephemeral
-from tests.discord_app.test_terms import add_term
-from tests.resilience.botproc import ROOT, glossary_bot_waited
+from tests.discord_app.term_commands import add_term
+from tests.resilience.botproc import CLI_ENV, ROOT, glossary_bot_waited
 from tests.storage.conftest import fresh_schema
 
 from .conftest import Scene
 from .test_round30 import review_shown, suggested
-
-CLI_ENV = {"PYTHONPATH": str(ROOT), "GLOSSARY_PATHS": "", "PATH": "/usr/bin:/bin"}
 
 
 async def test_a_rejection_the_database_refused_does_not_show_it_again_as_the_next(

@@ -15,10 +15,8 @@ from bot.storage import Store
 from tests.conftest import TEST_DATABASE_URL
 from tests.fake_discord import FakeDiscord
 from tests.polling import eventually
-from tests.resilience.botproc import ROOT, BotProcess, glossary_bot_waited
+from tests.resilience.botproc import CLI_ENV, BotProcess, glossary_bot_waited
 from tests.storage.conftest import fresh_schema
-
-CLI_ENV = {"PYTHONPATH": str(ROOT), "GLOSSARY_PATHS": "", "PATH": "/usr/bin:/bin"}
 
 
 def _named(name: str) -> set[int]:

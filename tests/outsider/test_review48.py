@@ -12,11 +12,10 @@ import pytest
 from bot.discord_app.app import OUTDATED_FORM, GlossaryBot
 from bot.storage import Store
 from tests.discord_app.helpers import is_ephemeral
-from tests.resilience.botproc import ROOT, glossary_bot_run
+from tests.resilience.botproc import CLI_ENV, ROOT, glossary_bot_run
 
 from .conftest import Scene
 from .test_forged47 import RUN_ENV, form_submitted, open_suggest
-from .test_round14 import CLI_ENV
 from .test_round20 import _database
 
 # --- paths that loop or never end ---------------------------------------------------------------

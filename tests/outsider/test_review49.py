@@ -17,10 +17,9 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 
 from tests.discord_app.helpers import define
-from tests.resilience.botproc import ROOT, BotProcess
+from tests.resilience.botproc import CLI_ENV, ROOT, BotProcess
 
 from .conftest import Scene
-from .test_small_faults import CLI_ENV
 
 SWAPPED = "changed under the running bot"
 

@@ -20,7 +20,7 @@ from bot.storage import Store
 from bot.term_storage import read_terms
 from tests.discord_app.conftest import StartBot
 from tests.discord_app.helpers import buttons, define, embed_of, is_ephemeral
-from tests.discord_app.test_terms import TERM, add_term, open_edit, submit
+from tests.discord_app.term_commands import TERM, add_term, open_edit, submit
 
 from .conftest import Scene
 from .test_forged47 import form_submitted

@@ -16,7 +16,7 @@ from bot.discord_app.replies import TERMS_UNREAD
 from bot.storage import Store
 from bot.term_storage import accept_as_operator
 from tests.discord_app.helpers import is_ephemeral
-from tests.discord_app.test_terms import add_term
+from tests.discord_app.term_commands import add_term
 
 from .conftest import Scene
 from .test_outsider49 import suggested

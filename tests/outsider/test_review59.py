@@ -19,9 +19,8 @@ from bot.storage import Store
 from bot.term_storage import TermChange, change_terms, read_terms
 from tests.discord_app.conftest import StartBot
 from tests.discord_app.helpers import buttons, define, embed_of, is_ephemeral
+from tests.discord_app.term_commands import add_term, open_edit, run_import, submit
 from tests.discord_app.test_aliases import add as add_alias
-from tests.discord_app.test_term_files import run_import
-from tests.discord_app.test_terms import add_term, open_edit, submit
 
 from .conftest import Scene
 from .test_outsider49 import _term

@@ -6,7 +6,7 @@ from __future__ import annotations
 from bot.discord_app.app import GlossaryBot
 from bot.storage import Store
 from tests.discord_app.helpers import buttons, define, embed_of, is_ephemeral
-from tests.discord_app.test_terms import TERM, add_term
+from tests.discord_app.term_commands import TERM, add_term
 
 from .conftest import Scene
 from .test_left47 import moderator_answer

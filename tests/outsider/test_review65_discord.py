@@ -16,8 +16,8 @@ from bot.storage import Store
 from bot.term_storage import read_terms
 from tests.discord_app.conftest import StartBot
 from tests.discord_app.helpers import buttons, define, embed_of, is_ephemeral
+from tests.discord_app.term_commands import TERM, open_add, submit
 from tests.discord_app.test_member_searches import LONG, LONG_TEXT, STUCK
-from tests.discord_app.test_terms import TERM, open_add, submit
 
 from .conftest import Scene
 

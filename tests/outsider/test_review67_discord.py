@@ -14,8 +14,7 @@ from bot.storage import StorageUnavailable, Store
 from bot.term_storage import read_terms
 from tests.discord_app.conftest import StartBot
 from tests.discord_app.helpers import buttons
-from tests.discord_app.test_suggestions import IDEA
-from tests.discord_app.test_terms import TERM, add_term, open_add, submit
+from tests.discord_app.term_commands import IDEA, TERM, add_term, open_add, submit
 
 from .conftest import Scene
 from .test_round7 import logged

@@ -20,9 +20,8 @@ from bot.glossary.server_terms import ServerTerm
 from bot.storage import Store
 from tests.discord_app.conftest import StartBot
 from tests.discord_app.helpers import define
-from tests.discord_app.test_term_files import TOML
+from tests.discord_app.term_commands import TERM, TOML
 from tests.discord_app.test_term_meaning import put_terms
-from tests.discord_app.test_terms import TERM
 from tests.fake_discord import FakeUser, InteractionHandle
 from tests.resilience.helpers import query, warned
 

@@ -11,9 +11,7 @@ import pytest
 
 from bot.dburl import url_problem, without_password
 from tests.conftest import TEST_DATABASE_URL
-from tests.resilience.botproc import glossary_bot_here
-
-from .test_round11 import CLI_ENV
+from tests.resilience.botproc import CLI_ENV, glossary_bot_here
 
 SECRET = "Pw0rdXy7"
 

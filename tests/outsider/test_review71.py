@@ -16,11 +16,10 @@ from bot.dburl import url_problem, without_password
 from bot.storage.backend import is_database_url
 from bot.storage.store import Store
 from tests.conftest import TEST_DATABASE_URL
-from tests.resilience.botproc import glossary_bot_here
+from tests.resilience.botproc import CLI_ENV, glossary_bot_here
 from tests.storage.conftest import fresh_schema
 
 from .test_product70 import _imported
-from .test_round11 import CLI_ENV
 
 SECRET = "Pw0rdXy7"
 

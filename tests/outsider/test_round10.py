@@ -19,15 +19,14 @@ from bot.discord_app.state import READ_TIMEOUT
 from bot.storage import Store
 from tests.discord_app.conftest import StartBot
 from tests.discord_app.helpers import define, embed_of, is_ephemeral
-from tests.discord_app.test_terms import open_add, submit
+from tests.discord_app.term_commands import open_add, submit
 from tests.polling import eventually
-from tests.resilience.botproc import ROOT, BotProcess, glossary_bot, glossary_bot_here
+from tests.resilience.botproc import CLI_ENV, ROOT, BotProcess, glossary_bot, glossary_bot_here
 from tests.resilience.helpers import add_alias, moderator_says
 
 from .conftest import Scene
 
 NO_COOLDOWN = {"COOLDOWN_USES": "100000", "COOLDOWN_SECONDS": "1"}
-CLI_ENV = {"PYTHONPATH": str(ROOT), "GLOSSARY_PATHS": "", "PATH": "/usr/bin:/bin"}
 MIGRATIONS = ROOT / "bot" / "storage" / "migrations" / "sqlite"
 
 

@@ -19,11 +19,9 @@ from bot.storage.cli import on_store
 from bot.storage.models import AliasImport
 from tests.discord_app.conftest import StartBot
 from tests.discord_app.helpers import define, embed_of
-from tests.resilience.botproc import ROOT, BotProcess, glossary_bot, glossary_bot_here
+from tests.resilience.botproc import CLI_ENV, BotProcess, glossary_bot, glossary_bot_here
 
 from .conftest import Scene
-
-CLI_ENV = {"PYTHONPATH": str(ROOT), "GLOSSARY_PATHS": "", "PATH": "/usr/bin:/bin"}
 
 
 async def test_a_second_bot_through_a_symlink_to_the_database_is_refused(

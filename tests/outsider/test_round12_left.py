@@ -15,11 +15,9 @@ from bot.cli import main
 from bot.heartbeat import MAX_AGE, check_heartbeat
 from bot.storage.cli import on_store
 from tests.discord_app.helpers import define, embed_of
-from tests.resilience.botproc import ROOT, BotProcess, glossary_bot
+from tests.resilience.botproc import CLI_ENV, BotProcess, glossary_bot
 
 from .conftest import Scene
-
-CLI_ENV = {"PYTHONPATH": str(ROOT), "GLOSSARY_PATHS": "", "PATH": "/usr/bin:/bin"}
 
 
 async def test_a_token_pasted_with_its_bot_prefix_is_told_to_drop_it(tmp_path: Path) -> None:

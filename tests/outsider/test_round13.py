@@ -25,15 +25,13 @@ from bot.storage import Store
 from tests.discord_app.conftest import StartBot
 from tests.discord_app.helpers import define
 from tests.resilience.botproc import (
-    ROOT,
+    CLI_ENV,
     BotProcess,
     glossary_bot_here,
     glossary_bot_waited,
 )
 
 from .conftest import Scene
-
-CLI_ENV = {"PYTHONPATH": str(ROOT), "GLOSSARY_PATHS": "", "PATH": "/usr/bin:/bin"}
 
 CONFLICTED = """\
 [[entries]]

@@ -20,12 +20,10 @@ from bot.storage import Store
 from tests.discord_app.conftest import StartBot
 from tests.discord_app.helpers import buttons, define, embed_of
 from tests.fake_discord import FakeUser
-from tests.resilience.botproc import ROOT, glossary_bot_run_here
+from tests.resilience.botproc import CLI_ENV, glossary_bot_run_here
 
 from .conftest import Scene
 from .test_round10 import first_schema_database
-
-CLI_ENV = {"PYTHONPATH": str(ROOT), "GLOSSARY_PATHS": "", "PATH": "/usr/bin:/bin"}
 
 
 async def _suggest(scene: Scene, member: FakeUser, name: str) -> None:

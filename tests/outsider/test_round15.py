@@ -9,10 +9,9 @@ import subprocess
 from pathlib import Path
 
 from tests.discord_app.helpers import buttons, define, embed_of
-from tests.resilience.botproc import BotProcess, glossary_bot_run_here
+from tests.resilience.botproc import CLI_ENV, BotProcess, glossary_bot_run_here
 
 from .conftest import Scene
-from .test_round14 import CLI_ENV
 
 ZORB = """
 [[entries]]

@@ -12,8 +12,7 @@ from bot.discord_app.app import GlossaryBot
 from bot.storage import Store
 from bot.term_storage import read_terms
 from tests.discord_app.helpers import buttons, define, embed_of
-from tests.discord_app.test_suggestions import suggest_from_a_miss
-from tests.discord_app.test_terms import TERM, add_term, open_add
+from tests.discord_app.term_commands import TERM, add_term, open_add, suggest_from_a_miss
 from tests.fake_discord import FakeChannel, FakeUser
 from tests.fake_discord.command_permissions import override
 from tests.fake_discord.models import GUILD_FORUM, GUILD_VOICE

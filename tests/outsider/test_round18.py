@@ -15,7 +15,7 @@ from bot.discord_app.app import GlossaryBot
 from bot.storage import MAX_OPEN_SUGGESTIONS, Store
 from tests.discord_app.conftest import StartBot
 from tests.discord_app.helpers import CHANNEL_MESSAGE, buttons, define
-from tests.discord_app.test_suggestions import suggest_from_a_miss
+from tests.discord_app.term_commands import suggest_from_a_miss
 from tests.fake_discord import FakeChannel
 from tests.resilience.helpers import warned
 

@@ -13,8 +13,7 @@ from bot.discord_app.app import GlossaryBot
 from bot.storage import Store
 from bot.term_storage import read_terms
 from tests.discord_app.helpers import buttons
-from tests.discord_app.test_suggestions import IDEA, suggest_from_a_miss
-from tests.discord_app.test_terms import add_term, open_edit, submit
+from tests.discord_app.term_commands import IDEA, add_term, open_edit, submit, suggest_from_a_miss
 from tests.fake_discord import FakeUser, InteractionHandle
 
 from .conftest import Scene

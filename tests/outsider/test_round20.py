@@ -12,9 +12,7 @@ import subprocess
 from pathlib import Path
 
 from bot.storage import AliasImport, Store
-from tests.resilience.botproc import glossary_bot_run
-
-from .test_round14 import CLI_ENV
+from tests.resilience.botproc import CLI_ENV, glossary_bot_run
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -10,11 +10,10 @@ from pathlib import Path
 from bot.discord_app.app import GlossaryBot
 from bot.storage import Store
 from tests.discord_app.helpers import CHANNEL_MESSAGE, buttons
-from tests.resilience.botproc import glossary_bot_run
+from tests.resilience.botproc import CLI_ENV, glossary_bot_run
 
 from .conftest import Scene
 from .test_round7 import title_of
-from .test_round14 import CLI_ENV
 
 
 async def explained(scene: Scene, text: str) -> str:

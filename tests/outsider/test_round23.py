@@ -22,7 +22,7 @@ import pytest
 from bot.storage import Store
 from tests.discord_app.conftest import StartBot
 from tests.discord_app.helpers import buttons, selects
-from tests.discord_app.test_term_files import run_import
+from tests.discord_app.term_commands import run_import
 from tests.fake_discord.server import FakeDiscord
 
 from .conftest import Scene

@@ -10,10 +10,9 @@ import shutil
 from pathlib import Path
 
 from tests.discord_app.helpers import define, embed_of
-from tests.resilience.botproc import BotProcess, glossary_bot_waited
+from tests.resilience.botproc import CLI_ENV, BotProcess, glossary_bot_waited
 
 from .conftest import Scene
-from .test_round14 import CLI_ENV
 
 DATA = Path(__file__).resolve().parents[2] / "data"
 CAFE = '[[entries]]\nid = "cafe"\ntitle = "Café Engine"\ncategory = "Fundamentals"\n'

@@ -17,10 +17,9 @@ from pathlib import Path
 from bot.cards.chart import _terms_chart
 from bot.storage import Store
 from bot.storage.periods import period_start
-from tests.resilience.botproc import BotProcess, glossary_bot_here, glossary_bot_waited
+from tests.resilience.botproc import CLI_ENV, BotProcess, glossary_bot_here, glossary_bot_waited
 
 from .conftest import Scene
-from .test_round14 import CLI_ENV
 
 DATA = Path(__file__).resolve().parents[2] / "data"
 

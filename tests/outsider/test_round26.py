@@ -19,8 +19,7 @@ from bot.storage import AddAliasResult, Migrate, Store
 from bot.storage.cli import on_store
 from bot.term_storage import TermChange, change_terms, read_terms
 from tests.discord_app.helpers import define, embed_of, fields, is_ephemeral
-from tests.discord_app.test_term_files import run_import
-from tests.discord_app.test_terms import TERM, add_term, open_add, submit
+from tests.discord_app.term_commands import TERM, add_term, open_add, run_import, submit
 
 from .conftest import Scene
 

@@ -13,7 +13,7 @@ from bot.discord_app.app import STOP_SECONDS, GlossaryBot
 from bot.storage import Store
 from bot.term_storage import read_terms
 from tests.discord_app.helpers import is_ephemeral
-from tests.discord_app.test_terms import add_term, open_add, submit
+from tests.discord_app.term_commands import add_term, open_add, submit
 from tests.resilience.botproc import BotProcess
 
 from .conftest import Scene

@@ -15,14 +15,12 @@ from bot.discord_app.app import GlossaryBot
 from bot.storage import Store
 from bot.term_storage import read_terms
 from tests.discord_app.helpers import buttons, is_ephemeral
-from tests.discord_app.test_terms import add_term
+from tests.discord_app.term_commands import add_term
 from tests.fake_discord import FakeUser
 from tests.fake_discord.handles import JSON
-from tests.resilience.botproc import ROOT, glossary_bot_here
+from tests.resilience.botproc import CLI_ENV, ROOT, glossary_bot_here
 
 from .conftest import Scene
-
-CLI_ENV = {"PYTHONPATH": str(ROOT), "GLOSSARY_PATHS": "", "PATH": "/usr/bin:/bin"}
 
 # A curated TOML typed in a word processor, which turned the quotes into typographic ones.
 SMART_QUOTES = """[[entries]]

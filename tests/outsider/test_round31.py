@@ -15,7 +15,7 @@ from bot.discord_app.cogs.define import DM_HELP
 from bot.storage import Store
 from bot.storage.migrations import latest_version
 from tests.discord_app.helpers import define
-from tests.resilience.botproc import ROOT, glossary_bot_waited
+from tests.resilience.botproc import CLI_ENV, glossary_bot_waited
 from tests.resilience.conftest import StartBot
 
 from .conftest import Scene
@@ -112,9 +112,6 @@ async def test_a_member_asking_the_bot_for_help_gets_the_help_line(
     answer = await scene.fake.wait_for_channel_message(scene.channel)
     assert answer["embeds"], answer
     assert "RAG" in answer["embeds"][0]["title"], answer
-
-
-CLI_ENV = {"PYTHONPATH": str(ROOT), "GLOSSARY_PATHS": "", "PATH": "/usr/bin:/bin"}
 
 
 async def test_migrate_db_leaves_a_target_of_the_previous_release_as_it_was(

@@ -16,16 +16,15 @@ from bot.glossary.interchange import parse_import
 from bot.glossary.server_terms import MAX_TERMS, MAX_TEXT_BYTES, check_caps, text_size
 from bot.storage import ALIAS_CAP, AliasImport, Store
 from bot.term_storage import TermChange, change_terms
-from tests.discord_app.test_terms import open_add, submit
+from tests.discord_app.term_commands import open_add, submit
 from tests.polling import eventually
-from tests.resilience.botproc import ROOT, BotProcess, bot_env, glossary_bot
+from tests.resilience.botproc import CLI_ENV, ROOT, BotProcess, bot_env, glossary_bot
 from tests.resilience.helpers import add_alias, stored_aliases
 
 from .conftest import Scene
 from .full_server import full_server_file
 
 CHANNEL_MESSAGES = "/channels/{channel_id}/messages"
-CLI_ENV = {"PYTHONPATH": str(ROOT), "GLOSSARY_PATHS": "", "PATH": "/usr/bin:/bin"}
 
 
 async def health(env: dict[str, str], cwd: Path) -> tuple[int, str]:

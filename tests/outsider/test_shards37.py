@@ -17,15 +17,13 @@ from tests.conftest import TEST_DATABASE_URL
 from tests.multiprocess.test_shards import world
 from tests.ops.test_metrics import metrics_port, scrape
 from tests.polling import eventually
-from tests.resilience.botproc import ROOT, BotProcess, glossary_bot
+from tests.resilience.botproc import CLI_ENV, BotProcess, glossary_bot
 from tests.resilience.test_shard_claims import answers_on, process_of, refused, running
 from tests.storage.conftest import fresh_schema
 
 from .conftest import Scene
 
 pytestmark = pytest.mark.postgres
-
-CLI_ENV = {"PYTHONPATH": str(ROOT), "GLOSSARY_PATHS": "", "PATH": "/usr/bin:/bin"}
 
 
 async def test_a_process_with_another_shard_count_is_refused(tmp_path: Path) -> None:

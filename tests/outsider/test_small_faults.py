@@ -21,12 +21,11 @@ from bot.storage.sqlite.run_lock import FILE_LOCK_BYTE
 from tests.discord_app.helpers import define
 from tests.ops.test_metrics import metrics_port, scrape
 from tests.polling import eventually
-from tests.resilience.botproc import ROOT, BotProcess, glossary_bot, glossary_bot_waited
+from tests.resilience.botproc import CLI_ENV, BotProcess, glossary_bot, glossary_bot_waited
 from tests.resilience.helpers import moderator_says
 
 from .conftest import Scene
 
-CLI_ENV = {"PYTHONPATH": str(ROOT), "GLOSSARY_PATHS": "", "PATH": "/usr/bin:/bin"}
 EMBED_LINKS = 1 << 14
 
 

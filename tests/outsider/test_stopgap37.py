@@ -18,8 +18,7 @@ from bot.glossary.interchange import export_bytes
 from bot.storage import Store
 from bot.term_storage import read_terms
 from tests.discord_app.helpers import buttons
-from tests.discord_app.test_suggestions import IDEA
-from tests.discord_app.test_terms import TERM, add_term
+from tests.discord_app.term_commands import IDEA, TERM, add_term
 from tests.resilience.conftest import StartBot
 
 from .conftest import Scene

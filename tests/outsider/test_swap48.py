@@ -14,10 +14,9 @@ import sqlite3
 from pathlib import Path
 
 from tests.discord_app.helpers import define
-from tests.resilience.botproc import BotProcess, glossary_bot
+from tests.resilience.botproc import CLI_ENV, BotProcess, glossary_bot
 
 from .conftest import Scene
-from .test_small_faults import CLI_ENV
 
 
 def remove_file(path: Path) -> None:

@@ -17,14 +17,13 @@ import pytest
 from bot.discord_app.app import OUTDATED_FORM, GlossaryBot
 from bot.glossary.letters import MARKER
 from tests.conftest import TEST_DATABASE_URL
-from tests.resilience.botproc import BotProcess, glossary_bot, glossary_bot_run_here
+from tests.resilience.botproc import CLI_ENV, BotProcess, glossary_bot, glossary_bot_run_here
 from tests.storage.conftest import fresh_schema
 
 from .conftest import Scene
 from .test_forged47 import form_submitted
 from .test_round6 import health_until
 from .test_round20 import _database
-from .test_small_faults import CLI_ENV
 from .test_swap48 import alias_added, answers_but_refuses_writes, query_db, remove_file
 
 

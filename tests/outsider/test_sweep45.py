@@ -37,7 +37,7 @@ from bot.cli import build_parser, main
 from bot.discord_app.app import GlossaryBot
 from bot.discord_app.cogs.moderators import KEPT
 from tests.discord_app.helpers import buttons, is_ephemeral
-from tests.discord_app.test_terms import TERM, add_term, open_edit
+from tests.discord_app.term_commands import TERM, add_term, open_edit
 from tests.fake_discord import FakeChannel, FakeUser, InteractionHandle
 from tests.fake_discord.attachments import FakeAttachment
 from tests.fake_discord.interactions import (

@@ -16,8 +16,8 @@ import pytest
 from bot.heartbeat import HEARTBEAT_INTERVAL, MAX_AGE, check_heartbeat
 from bot.settings import SettingsError, load_settings
 from tests.fake_discord import FakeDiscord
-from tests.outsider.test_small_faults import CLI_ENV, SHORT_BEATS
-from tests.resilience.botproc import BotProcess, glossary_bot
+from tests.outsider.test_small_faults import SHORT_BEATS
+from tests.resilience.botproc import CLI_ENV, BotProcess, glossary_bot
 
 INTERVAL = float(SHORT_BEATS["HEARTBEAT_INTERVAL"])
 

@@ -22,6 +22,9 @@ from pathlib import Path
 from tests.fake_discord import FakeDiscord
 
 ROOT = Path(__file__).resolve().parents[2]
+# What the command-line tests run `glossary-bot` with: this checkout's code, no glossary of the
+# developer's (each test names its own) and none of their tools on PATH.
+CLI_ENV = {"PYTHONPATH": str(ROOT), "GLOSSARY_PATHS": "", "PATH": "/usr/bin:/bin"}
 # Settings of the developer's shell that must not leak into a test's bot.
 _OURS = (
     "DISCORD_",

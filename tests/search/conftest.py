@@ -1,15 +1,20 @@
-"""Search test fixtures: a small hand-made glossary (each strategy in isolation) and the bundled
-one (relevance)."""
+"""Search test fixtures: a small hand-made glossary (each strategy in isolation), the bundled
+one (relevance), and the shared encoder's passes counted (`ragged_passes`)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from bot.glossary import load_glossary
 from bot.glossary.models import Entry, SourceText
 from bot.search import SearchIndex
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from bot.search.semantic.encoder import Encoder
 
 # the probe files' expectations (`probe_files`) assert as a test module's do, showing values
 pytest.register_assert_rewrite("tests.search.probe_files")
@@ -100,3 +105,21 @@ def small_index() -> SearchIndex:
 @pytest.fixture(scope="session")
 def bundled_index() -> SearchIndex:
     return SearchIndex.build(load_glossary())
+
+
+@pytest.fixture
+def ragged_passes(monkeypatch: pytest.MonkeyPatch) -> tuple[Encoder, list[list[int]]]:
+    """The shared encoder, and the token rows of each text in each ragged pass it runs from now
+    on (a list a pass): what a test of how texts share a pass counts."""
+    from bot.search.semantic.encoder import shared_encoder  # the model: only where it is used
+
+    encoder = shared_encoder()
+    made: list[list[int]] = []
+    real = encoder._forward_ragged
+
+    def counted(batch: list[list[int]]) -> np.ndarray:
+        made.append([len(ids) for ids in batch])
+        return real(batch)
+
+    monkeypatch.setattr(encoder, "_forward_ragged", counted)
+    return encoder, made

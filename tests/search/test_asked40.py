@@ -14,19 +14,12 @@ from .probe_files import ProbeFile, the_asked_card
 # Main f3c39c6 failed seven. The meaning puts the asked entry first for all of them, but the card
 # goes to a name the words hold ("training", "feed-forward", "loss"; Cross-Encoder for a
 # reranking step) or to none (ViT beside Image Patch Token, Context Windows). Superposition's
-# (no card on main, Artificial Neuron close behind) is carded since the rewritten phrasings.
+# (no card on main, Artificial Neuron close behind) is carded since the rewritten phrasings; SGD
+# and Mixture of Experts since calib73's `_offer_carded` (an offer the calibrated model is sure of).
 STILL_FAILING = {
     "what model cuts an image into 16x16 patches and feeds them to a transformer like words?",
-    (
-        "what is training with the gradient of a small random batch instead of the whole "
-        "dataset at each step?"
-    ),
     "after retrieval returns the top 100 passages, how do i reorder them with a more accurate model?",
     "what limits how many tokens the model can read at once in a single prompt?",
-    (
-        "what architecture has many feed-forward blocks and a router that picks a few of them "
-        "per token?"
-    ),
     "my training loss keeps dropping but it does worse on new data, what is happening?",
 }
 PROBES = ProbeFile("asked40_probes.tsv", STILL_FAILING)

@@ -17,15 +17,11 @@ from .probe_files import ProbeFile, the_asked_card
 # to 0.22: Multi-Head Attention, ZeRO, LLM Inference, HBM, RLAIF, Jailbreak), a neighbour first
 # for four (LLM Evaluation for RLHF, REINFORCE Leave-One-Out for GRPO, Lethal Trifecta for
 # Prompt Injection, Alignment for Appropriate Reliance). The RLHF question passes since pairs61's
-# asked-as lines for the near pairs.
+# asked-as lines for the near pairs; the ZeRO question since calib73's `_offer_carded`.
 STILL_FAILING = {
     (
         "why does a transformer run several attention computations side by side and join "
         "their outputs?"
-    ),
-    (
-        "what is deepspeed's trick of partitioning optimizer states, gradients and parameters "
-        "across data parallel ranks in stages 1, 2 and 3?"
     ),
     (
         "what happens on the provider's side when i send a prompt to a deployed model and it "

@@ -32,25 +32,10 @@ CLAUSES = [
 ]
 
 
-@pytest.fixture
-def passes(monkeypatch: pytest.MonkeyPatch) -> tuple[Encoder, list[list[int]]]:
-    """The shared encoder, and each ragged pass's token rows per text."""
-    encoder = shared_encoder()
-    made: list[list[int]] = []
-    real = encoder._forward_ragged
-
-    def counted(batch: list[list[int]]) -> np.ndarray:
-        made.append([len(ids) for ids in batch])
-        return real(batch)
-
-    monkeypatch.setattr(encoder, "_forward_ragged", counted)
-    return encoder, made
-
-
 def test_a_texts_vector_does_not_depend_on_its_pass(
-    passes: tuple[Encoder, list[list[int]]],
+    ragged_passes: tuple[Encoder, list[list[int]]],
 ) -> None:
-    encoder, _ = passes
+    encoder, _ = ragged_passes
     together = encoder.encode_queries([MESSAGE], fit=True, uncut=CLAUSES)
     for row, text in zip(together, [MESSAGE, *CLAUSES], strict=True):
         assert np.array_equal(row, encoder.encode_queries([text])[0])
@@ -58,8 +43,10 @@ def test_a_texts_vector_does_not_depend_on_its_pass(
     assert np.array_equal(backwards, together[1:])
 
 
-def test_a_clause_repeating_a_rider_is_run_once(passes: tuple[Encoder, list[list[int]]]) -> None:
-    encoder, made = passes
+def test_a_clause_repeating_a_rider_is_run_once(
+    ragged_passes: tuple[Encoder, list[list[int]]],
+) -> None:
+    encoder, made = ragged_passes
     asked = CLAUSES[2]
     vectors = encoder.encode_queries([MESSAGE, asked], fit=True, uncut=CLAUSES)
     once = [MESSAGE, asked, CLAUSES[0], CLAUSES[1], CLAUSES[3]]

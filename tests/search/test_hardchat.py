@@ -13,12 +13,6 @@ from bot.search.chat import SHORTHAND, plain_chat
 from bot.search.names import NameTable
 from bot.search.query import plural_variants
 
-
-def _card(index: SearchIndex, query: str) -> str | None:
-    result = index.search(query)
-    return result.entry.id if result.entry else None
-
-
 # -- what people say about themselves before they ask ------------------------------------------
 
 
@@ -44,7 +38,10 @@ def test_preambles_before_a_question_are_dropped(typed: str, plain: str) -> None
 
 def test_a_question_after_a_lurker_preamble_gets_its_card(bundled_index: SearchIndex) -> None:
     # before: "total beginner here, ..." was no question, and the meaning alone offered choices
-    assert _card(bundled_index, "total beginner here, why do we normalize layers") == "layer-norm"
+    assert (
+        bundled_index.search("total beginner here, why do we normalize layers").entry_id
+        == "layer-norm"
+    )
 
 
 # -- a last clause that only guesses --------------------------------------------------------
@@ -69,7 +66,7 @@ def test_a_bare_guess_at_the_end_is_read_as_a_tag_question(typed: str, plain: st
 def test_the_bare_guess_is_what_is_asked_about(bundled_index: SearchIndex) -> None:
     # before: PyTorch, the name the question starts with
     query = "what lets pytorch work out derivatives for me, autograd?"
-    assert _card(bundled_index, query) == "automatic-differentiation"
+    assert bundled_index.search(query).entry_id == "automatic-differentiation"
 
 
 # -- questions in other languages, where the term is written in English -----------------------
@@ -101,7 +98,7 @@ def test_question_words_of_other_languages_make_a_question(typed: str, plain: st
 def test_questions_in_other_languages_get_their_card(
     bundled_index: SearchIndex, query: str, card: str
 ) -> None:
-    assert _card(bundled_index, query) == card
+    assert bundled_index.search(query).entry_id == card
 
 
 # -- ML shorthand ------------------------------------------------------------------------------
@@ -133,7 +130,10 @@ def test_shorthand_is_no_name_and_writes_out_a_word_of_one() -> None:
 
 def test_a_gradient_norm_question_gets_its_card(bundled_index: SearchIndex) -> None:
     # before: "grad" was no word the meaning or the names knew: choices only
-    assert _card(bundled_index, "why is my grad norm huge after warmup") == "gradient-clipping"
+    assert (
+        bundled_index.search("why is my grad norm huge after warmup").entry_id
+        == "gradient-clipping"
+    )
 
 
 # -- a name mistyped where nothing else names an entry -----------------------------------------
@@ -159,7 +159,7 @@ def test_a_gradient_norm_question_gets_its_card(bundled_index: SearchIndex) -> N
 def test_a_lone_mistyped_name_the_meaning_agrees_with_is_the_card(
     bundled_index: SearchIndex, query: str, card: str
 ) -> None:
-    assert _card(bundled_index, query) == card
+    assert bundled_index.search(query).entry_id == card
 
 
 @pytest.mark.parametrize(
@@ -175,7 +175,7 @@ def test_a_lone_mistyped_name_the_meaning_agrees_with_is_the_card(
 def test_a_word_one_slip_from_a_name_outside_the_field_gets_no_card(
     bundled_index: SearchIndex, query: str
 ) -> None:
-    assert _card(bundled_index, query) is None
+    assert bundled_index.search(query).entry_id is None
 
 
 def test_a_name_and_the_next_word_are_no_mistyped_name(bundled_index: SearchIndex) -> None:
@@ -195,4 +195,4 @@ def test_a_name_and_the_next_word_are_no_mistyped_name(bundled_index: SearchInde
 def test_a_slipped_subject_is_asked_about_where_the_meaning_ranks_it_high(
     bundled_index: SearchIndex, query: str, card: str
 ) -> None:
-    assert _card(bundled_index, query) == card
+    assert bundled_index.search(query).entry_id == card

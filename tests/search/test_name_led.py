@@ -97,4 +97,4 @@ def test_a_description_asking_its_name_is_not_about_the_name_it_starts_with(
     bundled_index: SearchIndex, query: str, card: str | None
 ) -> None:
     result = bundled_index.search(query)
-    assert (result.entry.id if result.entry else None) == card
+    assert result.entry_id == card

@@ -14,11 +14,10 @@ from .probe_files import ProbeFile, no_card, the_asked_card
 # Probes that fail on this branch (and on main 18bf7757): strict expected failures, so one that
 # starts passing fails the suite and is moved out of here. Three descriptions are offered with
 # their entry first, the meaning capped at 82.9 and tied with its neighbours (Knowledge Editing,
-# Fine-Tuning, Rubric); "future tokens during training" is carded Training Tokens by the words
+# Rubric; the distillation one is carded since calib73's `_offer_carded`); "future tokens during training" is carded Training Tokens by the words
 # (semantic 100; Causal Mask offered first); "process" starts Process Reward Model's name (prefix).
 STILL_FAILING: set[str] = {
     "what do you call it when the model makes up facts that sound true but aren't?",
-    "what do you call training a small model to copy a big model's outputs?",
     "what do you call using one model to grade the answers of another model?",
     "what stops the model from looking at future tokens during training?",
     "what's the difference between a process and a thread?",

@@ -14,16 +14,14 @@ from bot.search import SearchIndex
 from .probe_files import ProbeFile, no_card, no_card_but_the_asked, the_asked_card
 
 # Probes that fail on this branch: strict expected failures, so one that starts passing fails the
-# suite and is moved out of here.
+# suite and is moved out of here. The GGUF and Top-p questions pass since calib73's `_offer_carded`.
 STILL_FAILING = {
     "in pytorch, what's the thing that computes gradients for every weight automatically without me writing derivatives?",
     "our rag bot: what's the step that re-scores the top 50 retrieved chunks with a slower model before answering?",
-    "how does llama.cpp store a whole model in one file with the quantized weights and metadata?",
     "our llm gateway sends easy prompts to a cheap model and hard ones to gpt-4, what is that feature?",
     "the vision transformer chops the photo up first, what are those little squares fed in as tokens?",
     "in a mixture-of-experts layer, what picks which expert each token is sent to?",
     "our chatbot ignored its system prompt after a webpage it read said 'ignore all previous instructions', what attack is that?",
-    "when decoding, what's the setting that only samples from the smallest set of tokens whose probabilities add up to 0.9?",
 }
 PROBES = ProbeFile("promote70_probes.tsv", STILL_FAILING)
 

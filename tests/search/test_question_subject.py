@@ -240,7 +240,7 @@ def test_a_comparison_with_a_purpose_answers_its_first_side(
     bundled_index: SearchIndex, query: str, card: str, offered: str | None
 ) -> None:
     result = bundled_index.search(query)
-    assert (result.entry.id if result.entry else None) == card
+    assert result.entry_id == card
     if offered:
         assert result.suggestions[0].id == offered
 

@@ -46,7 +46,7 @@ def test_the_sides_of_a_compatibility_question(core: str, sides: tuple[str, str]
 def _answer(index: SearchIndex, query: str) -> tuple[str | None, list[str]]:
     """The card's entry (None: no card) and the entries offered, for a query."""
     result = index.search(query)
-    return (result.entry.id if result.entry else None), [s.id for s in result.suggestions]
+    return result.entry_id, [s.id for s in result.suggestions]
 
 
 @pytest.mark.parametrize(

@@ -30,7 +30,7 @@ def test_the_tag_of_a_tag_question(core: str, tag: str | None) -> None:
 
 def _answer(index: SearchIndex, query: str) -> tuple[str | None, list[str]]:
     result = index.search(query)
-    return (result.entry.id if result.entry else None), [s.id for s in result.suggestions]
+    return result.entry_id, [s.id for s in result.suggestions]
 
 
 @pytest.mark.parametrize(

@@ -60,11 +60,6 @@ def test_the_verb_after_an_obligation(core: str, verb: str | None, words: list[s
     assert asked_subject(core) == (verb, words)
 
 
-def _card(index: SearchIndex, query: str) -> str | None:
-    result = index.search(query)
-    return result.entry.id if result.entry else None
-
-
 @pytest.mark.parametrize(
     ("query", "card"),
     [
@@ -126,7 +121,7 @@ def _card(index: SearchIndex, query: str) -> str | None:
 def test_the_card_of_a_chat_question(
     bundled_index: SearchIndex, query: str, card: str | None
 ) -> None:
-    assert _card(bundled_index, query) == card
+    assert bundled_index.search(query).entry_id == card
 
 
 @pytest.mark.parametrize(
@@ -145,7 +140,7 @@ def test_the_card_of_a_chat_question(
     ],
 )
 def test_no_card(bundled_index: SearchIndex, query: str) -> None:
-    assert _card(bundled_index, query) is None
+    assert bundled_index.search(query).entry_id is None
 
 
 def test_a_plain_word_asked_about_after_a_scene_is_not_its_card(
@@ -153,7 +148,7 @@ def test_a_plain_word_asked_about_after_a_scene_is_not_its_card(
 ) -> None:
     """ "the layers" of a model too big for one gpu are no question about layers."""
     query = "my model is too big for one gpu, how do i split the layers over two"
-    assert _card(bundled_index, query) != "neural-network-layer"
+    assert bundled_index.search(query).entry_id != "neural-network-layer"
 
 
 @pytest.mark.parametrize(

@@ -10,12 +10,6 @@ from bot.search.fusion import SUBJECT, fuse
 from bot.search.query import asks_for_name
 from bot.search.ranking import MATCH_SCORE, MENTION_SCORE, Pool
 
-
-def _card(index: SearchIndex, query: str) -> str | None:
-    result = index.search(query)
-    return result.entry.id if result.entry else None
-
-
 # -- a name written as the setting of what the words describe --------------------------------
 
 DESCRIBED, NAMED, OTHER = 0, 1, 2
@@ -55,7 +49,7 @@ def test_the_name_asked_about_stands_where_the_meaning_hardly_prefers_the_descri
 def test_a_name_that_only_sets_the_scene_of_a_described_entry(
     bundled_index: SearchIndex, query: str, card: str
 ) -> None:
-    assert _card(bundled_index, query) == card
+    assert bundled_index.search(query).entry_id == card
 
 
 # -- "X, what does that mean": the pronoun points back at the name before it ----------------
@@ -81,7 +75,7 @@ def test_a_name_that_only_sets_the_scene_of_a_described_entry(
 def test_a_question_that_points_back_at_the_name_before_it(
     bundled_index: SearchIndex, query: str, card: str | None
 ) -> None:
-    assert _card(bundled_index, query) == card
+    assert bundled_index.search(query).entry_id == card
 
 
 @pytest.mark.parametrize(
@@ -98,7 +92,7 @@ def test_a_question_that_points_back_at_the_name_before_it(
 def test_a_blunt_opener_asks_what_a_term_is(
     bundled_index: SearchIndex, query: str, card: str
 ) -> None:
-    assert _card(bundled_index, query) == card
+    assert bundled_index.search(query).entry_id == card
 
 
 @pytest.mark.parametrize(
@@ -113,12 +107,14 @@ def test_a_blunt_opener_asks_what_a_term_is(
 def test_what_counts_as_a_thing_asks_what_it_is(
     bundled_index: SearchIndex, query: str, card: str
 ) -> None:
-    assert _card(bundled_index, query) == card
+    assert bundled_index.search(query).entry_id == card
 
 
 def test_what_counts_as_a_part_is_no_card_for_the_whole(bundled_index: SearchIndex) -> None:
     """A layer "in a transformer" asks about the layer (a Transformers card before)."""
-    assert _card(bundled_index, "what counts as a layer in a transformer") != "transformers"
+    assert (
+        bundled_index.search("what counts as a layer in a transformer").entry_id != "transformers"
+    )
 
 
 @pytest.mark.parametrize(
@@ -136,7 +132,7 @@ def test_what_counts_as_a_part_is_no_card_for_the_whole(bundled_index: SearchInd
 def test_what_a_possessor_owns_is_asked_about(
     bundled_index: SearchIndex, query: str, card: str
 ) -> None:
-    assert _card(bundled_index, query) == card
+    assert bundled_index.search(query).entry_id == card
 
 
 @pytest.mark.parametrize(
@@ -160,7 +156,7 @@ def test_a_described_thing_whose_name_is_asked_is_not_a_name_it_writes(
     """The asker's verb ("train") describes; the name asked for is the description's (a
     Training card before the rule)."""
     query = "train a reward model on human rankings then optimize the policy against it, name?"
-    assert _card(bundled_index, query) == "rlhf"
+    assert bundled_index.search(query).entry_id == "rlhf"
 
 
 def test_a_name_that_only_sets_the_question_earns_no_agreement() -> None:
@@ -186,7 +182,7 @@ def test_a_name_that_only_sets_the_question_earns_no_agreement() -> None:
 def test_a_quoted_name_is_the_subject(
     bundled_index: SearchIndex, query: str, card: str | None
 ) -> None:
-    assert _card(bundled_index, query) == card
+    assert bundled_index.search(query).entry_id == card
 
 
 @pytest.mark.parametrize(
@@ -203,4 +199,4 @@ def test_a_quoted_name_is_the_subject(
 def test_what_a_doer_uses_is_asked_about(
     bundled_index: SearchIndex, query: str, card: str | None
 ) -> None:
-    assert _card(bundled_index, query) == card
+    assert bundled_index.search(query).entry_id == card

@@ -7,12 +7,6 @@ import pytest
 
 from bot.search import SearchIndex
 
-
-def _card(index: SearchIndex, query: str) -> str | None:
-    result = index.search(query)
-    return result.entry.id if result.entry else None
-
-
 # -- a name that starts a longer name, the rest mistyped --------------------------------------
 
 
@@ -29,7 +23,7 @@ def _card(index: SearchIndex, query: str) -> str | None:
 def test_a_name_starting_a_longer_name_mistyped_is_read_as_the_longer_name(
     bundled_index: SearchIndex, query: str, card: str
 ) -> None:
-    assert _card(bundled_index, query) == card
+    assert bundled_index.search(query).entry_id == card
 
 
 @pytest.mark.parametrize(
@@ -43,7 +37,7 @@ def test_a_name_starting_a_longer_name_mistyped_is_read_as_the_longer_name(
 def test_a_name_and_a_plain_word_after_it_keep_their_card(
     bundled_index: SearchIndex, query: str, card: str
 ) -> None:
-    assert _card(bundled_index, query) == card
+    assert bundled_index.search(query).entry_id == card
 
 
 def test_a_name_and_a_plain_word_after_it_in_an_everyday_sense_offer_the_name(
@@ -76,7 +70,7 @@ def test_a_name_alone_is_never_a_typo_of_a_longer_one(bundled_index: SearchIndex
 def test_a_subject_said_plain_is_the_name_after_the_word(
     bundled_index: SearchIndex, query: str, card: str
 ) -> None:
-    assert _card(bundled_index, query) == card
+    assert bundled_index.search(query).entry_id == card
 
 
 def test_a_subject_said_plain_is_no_longer_a_card_for_its_broader_entry(

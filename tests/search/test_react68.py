@@ -62,6 +62,6 @@ def test_the_first_side_of_an_off_field_comparison_is_offered(
     bundled_index: SearchIndex, query: str, card: str | None, offered: str | None
 ) -> None:
     result = bundled_index.search(query)
-    assert (result.entry.id if result.entry else None) == card, result
+    assert result.entry_id == card, result
     if offered is not None:
         assert [s.id for s in result.suggestions[:1]] == [offered], result

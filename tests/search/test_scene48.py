@@ -102,11 +102,8 @@ def test_what_a_told_scene_leads_to_is_offered_first(
 @pytest.mark.parametrize(
     ("query", "asked"),
     [
-        # each offered, not carded, on main: the meaning's first leads clearly
-        (
-            "my graphics card is an amd one. can it run pytorch models like the nvidia cards do?",
-            "rocm",
-        ),
+        # each offered, not carded, on main: the meaning's first leads clearly (the rocm
+        # question's offer is carded since calib73's `_offer_carded`: see below)
         (
             "our korean users burn through tokens much faster than english users for the same "
             "text. why?",
@@ -119,6 +116,17 @@ def test_what_a_told_scene_leads_to_is_the_card(
     bundled_index: SearchIndex, query: str, asked: str
 ) -> None:
     the_asked_card(bundled_index.search(query), asked, "")
+
+
+# Passes since calib73's `_offer_carded`: ROCm was offered first, the calibrated model is sure of it
+def test_a_sure_offer_after_a_told_scene_is_the_card(bundled_index: SearchIndex) -> None:
+    the_asked_card(
+        bundled_index.search(
+            "my graphics card is an amd one. can it run pytorch models like the nvidia cards do?"
+        ),
+        "rocm",
+        "",
+    )
 
 
 # Passes since object65's `_object_name_offered`: Llama, the object of "we run", is offered

@@ -325,5 +325,5 @@ def test_a_word_one_letter_longer_than_a_short_name_is_offered_not_answered(
     bundled: SearchIndex, query: str, card: str | None
 ) -> None:
     result = bundled.search(query)
-    assert (result.entry.id if result.entry else None) == card, result
+    assert result.entry_id == card, result
     assert result.best_id is not None  # still offered

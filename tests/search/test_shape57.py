@@ -29,11 +29,10 @@ ASKED_FAILING: set[str] = {
     # Cross-Encoder's card: a fair reading of "rescores ... reading query and document together"
     "we use bm25 for search in our docs bot. what's the second pass that rescores the top"
     " results with a bigger model reading query and document together?",
-    # the asked entry offered first at 83, tied with neighbours (the meaning's lead under 0.02)
+    # the asked entry offered first at 83, tied with neighbours (the meaning's lead under 0.02;
+    # the sentencepiece one of this shape is carded since calib73's `_offer_carded`)
     "we train with adamw. what's the trick where you scale the gradients down when their norm"
     " gets too big?",
-    "we use sentencepiece for our tokenizer. what's the measure of how many tokens a language"
-    " needs per word on average?",
     # `_stated_name_yields`' shape, under its bars: Mixture of Experts 0.15 ahead of DeepSeek
     # (`STATED_NAME_BEHIND` 0.165); Causal Mask 0.12 ahead of the next entry (`STATED_NAME_LEAD`)
     "we use deepseek for our coding bot. what's the design where only a few expert subnetworks"

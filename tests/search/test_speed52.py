@@ -8,12 +8,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-import pytest
 
 from bot.search import SearchIndex
 from bot.search.index import MAX_QUERY
 from bot.search.query import clauses_of
-from bot.search.semantic.encoder import QUERY_TOKENS, RIDER_TOKENS, Encoder, shared_encoder
+from bot.search.semantic.encoder import QUERY_TOKENS, RIDER_TOKENS, Encoder
 
 CLOSE = 0.99999  # cosine: rounding, as speed50's shared pass
 
@@ -23,21 +22,6 @@ CONTEXT = (
     "about our lore wiki and the build pipeline for the nightly releases of the game."
 )
 ASKED = "how does a kv cache make long chats cheaper"
-
-
-@pytest.fixture
-def rows(monkeypatch: pytest.MonkeyPatch) -> tuple[Encoder, list[list[int]]]:
-    """The shared encoder, and each text's token rows in each of its ragged passes."""
-    encoder = shared_encoder()
-    made: list[list[int]] = []
-    real = encoder._forward_ragged
-
-    def counted(batch: list[list[int]]) -> np.ndarray:
-        made.append([len(ids) for ids in batch])
-        return real(batch)
-
-    monkeypatch.setattr(encoder, "_forward_ragged", counted)
-    return encoder, made
 
 
 def _cut(encoder: Encoder, text: str, tokens: int) -> np.ndarray:
@@ -50,8 +34,8 @@ def _agree(together: np.ndarray, alone: Sequence[np.ndarray]) -> None:
         assert float(row @ own) > CLOSE
 
 
-def test_texts_that_fit_are_not_cut(rows: tuple[Encoder, list[list[int]]]) -> None:
-    encoder, made = rows
+def test_texts_that_fit_are_not_cut(ragged_passes: tuple[Encoder, list[list[int]]]) -> None:
+    encoder, made = ragged_passes
     texts = ["we serve llama with vllm. what is a kv cache", "what is a kv cache"]
     assert np.array_equal(encoder.encode_queries(texts, fit=True), encoder.encode_queries(texts))
     assert made[0] == made[1]
@@ -59,17 +43,19 @@ def test_texts_that_fit_are_not_cut(rows: tuple[Encoder, list[list[int]]]) -> No
 
 
 def test_a_message_at_the_cut_keeps_its_rows_and_its_clause_the_floor(
-    rows: tuple[Encoder, list[list[int]]],
+    ragged_passes: tuple[Encoder, list[list[int]]],
 ) -> None:
-    encoder, made = rows
+    encoder, made = ragged_passes
     message = f"{CONTEXT} {CONTEXT} {ASKED}"
     together = encoder.encode_queries([message, ASKED], fit=True)
     assert made == [[QUERY_TOKENS, RIDER_TOKENS]]
     _agree(together, [_cut(encoder, message, QUERY_TOKENS), _cut(encoder, ASKED, RIDER_TOKENS)])
 
 
-def test_riders_share_the_rows_the_message_leaves(rows: tuple[Encoder, list[list[int]]]) -> None:
-    encoder, made = rows
+def test_riders_share_the_rows_the_message_leaves(
+    ragged_passes: tuple[Encoder, list[list[int]]],
+) -> None:
+    encoder, made = ragged_passes
     message = CONTEXT.split(". last")[0]  # two sentences: about 20 rows left for two riders
     riders = [
         f"the artists asked {ASKED}",
@@ -90,14 +76,14 @@ def test_riders_share_the_rows_the_message_leaves(rows: tuple[Encoder, list[list
 
 
 def test_a_long_messages_search_makes_one_pass_of_the_messages_rows(
-    bundled_index: SearchIndex, rows: tuple[Encoder, list[list[int]]]
+    bundled_index: SearchIndex, ragged_passes: tuple[Encoder, list[list[int]]]
 ) -> None:
     """Context sentences past the cut, then the question: the clause rode whole before
     speed52 (its 11 rows beside the message's 62). A message this long is read a clause at a
     time too (long71): its clauses ride on the same pass after the rider, each whole."""
     assert bundled_index.semantic is not None
-    assert bundled_index.semantic.encoder is rows[0]
-    encoder, made = rows
+    assert bundled_index.semantic.encoder is ragged_passes[0]
+    encoder, made = ragged_passes
     assert len(encoder.tokenizer.encode(ASKED, QUERY_TOKENS)) > RIDER_TOKENS
     message = f"{CONTEXT} {CONTEXT} {ASKED}?"
     result = bundled_index.search(message)

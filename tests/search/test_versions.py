@@ -62,7 +62,7 @@ def test_versioned_names(
     bundled_index: SearchIndex, query: str, expected: str, entry: str | None
 ) -> None:
     result = bundled_index.search(query)
-    card = result.entry.id if result.entry else None
+    card = result.entry_id
     if expected == OFFERED:
         assert card is None, (query, card)
         assert entry in [s.id for s in result.suggestions], (query, result.suggestions)

@@ -10,8 +10,7 @@ from pathlib import Path
 
 from bot.glossary.keys import normalize
 from bot.term_storage import read_terms
-from tests.outsider.test_round14 import CLI_ENV
-from tests.resilience.botproc import ROOT, glossary_bot_here, glossary_bot_waited
+from tests.resilience.botproc import CLI_ENV, ROOT, glossary_bot_here, glossary_bot_waited
 
 from .conftest import OpenStore
 

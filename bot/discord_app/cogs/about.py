@@ -13,6 +13,7 @@ from bot.cards.embed import BRAND_COLOUR
 from bot.discord_app.errors import NO_MENTIONS
 from bot.discord_app.state import BotState
 from bot.glossary.letters import fit
+from bot.sizes import said_count
 
 if TYPE_CHECKING:
     from bot.discord_app.app import GlossaryBot
@@ -48,12 +49,12 @@ class AboutCog(commands.GroupCog, group_name="glossary", group_description="Abou
             colour=BRAND_COLOUR,
         )
         per_source = "\n".join(
-            f"{source.name}: {_count(n, 'definition')}"
+            f"{source.name}: {said_count(n, 'definition')}"
             for source, n in glossary.definitions_per_source()
         )
-        entries = _count(len(glossary), "entry", "entries")
+        entries = said_count(len(glossary), "entry", "entries")
         embed.add_field(
-            name=f"{entries} from {_count(len(glossary.sources), 'source')}",
+            name=f"{entries} from {said_count(len(glossary.sources), 'source')}",
             value=fit(per_source, limits.EMBED_FIELD_VALUE),
             inline=False,
         )
@@ -62,8 +63,3 @@ class AboutCog(commands.GroupCog, group_name="glossary", group_description="Abou
         await interaction.response.send_message(
             embed=embed, ephemeral=True, allowed_mentions=NO_MENTIONS
         )
-
-
-def _count(n: int, one: str, many: str = "") -> str:
-    """Say "1 definition" and "2 definitions": a maintainer's own glossary may hold one."""
-    return f"{n:,} {one if n == 1 else many or one + 's'}"

@@ -406,7 +406,9 @@ class AliasCog(
             )
             await reply(interaction, f"{empty}. Add one with `/alias add`.")
             return
-        shown = [_alias_line(r, local, plain=False) for r in records]
+        # Only the lines the embed shows are made: quoting all of 1,000 aliases on the event
+        # loop held every server's answers (bench/cross73_bench.py).
+        shown = (_alias_line(r, local, plain=False) for r in records)
         description, listed = fit_lines(shown, limits.EMBED_DESCRIPTION - 100)
         counted = f"{len(records):,} alias{'es' if len(records) != 1 else ''}"
         embed = discord.Embed(

@@ -66,6 +66,7 @@ from bot.discord_app.items import (
     edit_again_button,
     inert,
     submitted_values,
+    suggestion_refusal,
     typed_back,
 )
 from bot.discord_app.replies import (
@@ -518,6 +519,18 @@ def _first_waiting(
         + (" (or more)" if len(waiting) >= 25 else "")
     )
     embed.add_field(name="From", value=f"<@{first.user_id}>", inline=False)
+    # Queued before `/suggest` refused such names ("🔧"): the form would refuse it as titled.
+    unnamable = suggestion_refusal(first.title)
+    if unnamable is not None:
+        embed.add_field(
+            name="Its name",
+            value=fit(
+                f"{inert(unnamable)} Accept… under another title (the member is told it), "
+                "or Reject.",
+                limits.EMBED_FIELD_VALUE,
+            ),
+            inline=False,
+        )
     view = discord.ui.View(timeout=None)
     view.add_item(DecideButton(first.id, accept=True, category=category))
     # Reject carries the category too: the next suggestion its answer shows is accepted in it.

@@ -22,12 +22,13 @@ import aiosqlite
 
 from bot.once import OncePerReason
 from bot.own_thread import on_own_thread
+from bot.reach import deleted_folder
 
 from ..backend import Backend, Body, Migrate, Row, Tx, may_migrate, out_of_date
 from ..errors import DatabaseLost, StorageError, StorageUnavailable
 from .backup import backup_database
 from .channel import Channel, connect
-from .errors import not_a_file
+from .errors import FOLDER_DELETED, not_a_file
 from .migrate import apply_migrations, check_version, latest_version
 from .run_lock import one_bot_per_file, relock_itself
 
@@ -207,7 +208,10 @@ class SqliteBackend(Backend):
         the file put there (a restored backup), or a new one with the schema when only the
         folder is.
         """
-        if _identity_of(self.location) == self._identity:
+        # Unattached, the bot holds no file: whatever is at the path is taken up as put there,
+        # even the file it let go of (moved aside and back) or one with that file's inode number
+        # (freed at the let-go, reused by the next file made), whose logs are not those noted.
+        if not self._unattached and _identity_of(self.location) == self._identity:
             if self._log_deleted_alone():
                 await self._take_up_new_log()
             self._ensure_not_swapped()
@@ -215,9 +219,21 @@ class SqliteBackend(Backend):
             self._ensure_not_swapped()  # said and raised here, once seen
             return
         async with self._reattaching:
-            if _identity_of(self.location) == self._identity:  # another write took it up
-                return
-            if not Path(self.location).parent.is_dir():
+            if not self._unattached and _identity_of(self.location) == self._identity:
+                return  # another write took it up
+            folder = Path(self.location).parent
+            if deleted_folder(folder):  # no reattach can make a file there: say so, once
+                why = FOLDER_DELETED.format(folder=folder)
+                if self._lost.starts():
+                    log.error(
+                        "the database file DATABASE_PATH=%s is gone: %s; until then nothing "
+                        "is written: lookup counts wait in memory and moderator changes are "
+                        "refused",
+                        self.location,
+                        why,
+                    )
+                raise DatabaseLost(f"the database file at {self.location} is gone: {why}")
+            if not folder.is_dir():
                 self._say_lost()
                 raise DatabaseLost(
                     f"the database file at {self.location} is gone (so is its folder)"

@@ -8,7 +8,7 @@ import sqlite3
 import stat
 from pathlib import Path
 
-from bot.reach import LOOP, unreachable
+from bot.reach import LOOP, deleted_folder, folder_of, unreachable
 
 from ..errors import NotAGlossaryDatabase, StorageError, StorageUnavailable
 
@@ -76,7 +76,7 @@ def as_storage_error(exc: Exception, path: str | None = None) -> StorageError:
     name = getattr(exc, "sqlite_errorname", None)
     if isinstance(name, str) and name in _EXTENDED_REASONS:
         shm = f"{path}-shm" if path else "its -shm file"
-        folder = f" {Path(path).absolute().parent}" if path else ""
+        folder = f" {folder_of(Path(path))}" if path else ""
         return StorageUnavailable(_EXTENDED_REASONS[name].format(shm=shm, folder=folder))
     code = primary_code(exc)
     if code in _REASONS:
@@ -135,10 +135,18 @@ def not_a_database_file(path: Path) -> str | None:
     return folder_not_file(path) if path.is_dir() else not_a_file(path)
 
 
+# A folder deleted under the running bot that the path still leads to (`deleted_folder`).
+FOLDER_DELETED = (
+    "its folder {folder} was deleted while the bot ran in it (a container's volume folder "
+    "removed on the host, or the working folder of a relative DATABASE_PATH): nothing can be "
+    "made there again; restart the bot with the folder in place"
+)
+
+
 def cannot_open(path: Path) -> str | None:
     """What in the file system keeps this process from opening `path` (SQLite says only "unable
     to open"): the operator's volume, folder or file modes."""
-    folder = path.absolute().parent
+    folder = folder_of(path)
     user = f"user {os.getuid()}"
     if why := unreachable(path):
         return f"it is reached through {LOOP}" if why == LOOP else why
@@ -146,6 +154,8 @@ def cannot_open(path: Path) -> str | None:
         return f"it {folder_not_file(path)}"
     if not folder.is_dir():
         return f"its folder {folder} does not exist"
+    if deleted_folder(folder):
+        return FOLDER_DELETED.format(folder=folder)
     if not path.exists() and not os.access(folder, os.W_OK | os.X_OK):
         if os.statvfs(folder).f_flag & os.ST_RDONLY:  # a `:ro` volume: no owner could write it
             return f"its folder {folder} is on a read-only file system, where it cannot be created"

@@ -1,0 +1,276 @@
+"""A calibrated P(the first choice is right) from `calib73_table`'s records, judged only by
+cross-validation that leaves whole tuning slices out (rows of one slice share a writer), and the
+two thresholds chosen on those out-of-fold predictions (task calib73, issue #12 part 2).
+
+    OPENBLAS_NUM_THREADS=1 python bench/calib73_fit.py RECORDS [--whatif] [--numbers]
+
+RECORDS: `calib73_table.py --all --dump FILE` (every slice: the what-if needs them), or
+`bench/results/calib73_offers.jsonl.gz` (the tuning offers the shipped model was fitted on:
+`--numbers` prints it as `bot/search/calibration.py` carries it).
+
+Two models, the same signals: one over cards (P(card right): a card under the demotion threshold
+becomes an offer, the same entry first), one over offers (P(first offer right): an offer over
+the promotion threshold becomes its first choice's card). Each is an L2-regularised logistic
+regression fitted by Newton's method in numpy (no new run-time dependency: the bot would carry
+a mean, a scale and a weight per signal). Prints each model's out-of-fold AUC and the curve
+(right kept vs wrong and off-topic removed, or right vs wrong and off-topic added, at each
+threshold) and the thresholds the ship rule's ratios allow on it. `calib` and every held-out
+slice are never fitted on nor read row by row: `--whatif` prints only their totals before ->
+after with the thresholds fixed, the models refitted on every tuning slice.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import math
+import sys
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench.relevance_report import HELD_OUT  # noqa: E402
+from bot.search.calibration import NAMES, signals  # noqa: E402
+
+Record = dict[str, Any]
+L2 = 1.0
+SHARE = 0.0436  # main's held-out wrong share when it was fitted (relevance-main72.txt)
+# The tuning slices' offers the shipped model was fitted on (dev..dev26, everyday*, chat),
+# written from `calib73_table.py --all` on 549b45bd
+OFFERS = ROOT / "bench/results/calib73_offers.jsonl.gz"
+
+
+def fit(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Mean, scale and weights (bias last) of an L2 logistic regression, by Newton's method."""
+    mean = x.mean(axis=0)
+    scale = x.std(axis=0)
+    scale[scale == 0] = 1.0
+    z = np.hstack([(x - mean) / scale, np.ones((len(x), 1))])
+    w = np.zeros(z.shape[1])
+    penalty = np.full(z.shape[1], L2)
+    penalty[-1] = 0.0
+    for _ in range(50):
+        p = 1 / (1 + np.exp(-z @ w))
+        grad = z.T @ (p - y) + penalty * w
+        hess = (z * (p * (1 - p))[:, None]).T @ z + np.diag(penalty) + 1e-9 * np.eye(len(w))
+        step = np.linalg.solve(hess, grad)
+        w -= step
+        if np.abs(step).max() < 1e-8:
+            break
+    return mean, scale, w
+
+
+def predict(model: tuple[np.ndarray, np.ndarray, np.ndarray], x: np.ndarray) -> np.ndarray:
+    mean, scale, w = model
+    z = np.hstack([(x - mean) / scale, np.ones((len(x), 1))])
+    return 1 / (1 + np.exp(-z @ w))
+
+
+def auc(p: np.ndarray, y: np.ndarray) -> float:
+    order = np.argsort(p)
+    ranks = np.empty(len(p))
+    ranks[order] = np.arange(1, len(p) + 1)
+    pos = y == 1
+    n1, n0 = pos.sum(), (~pos).sum()
+    return float((ranks[pos].sum() - n1 * (n1 + 1) / 2) / (n1 * n0)) if n1 and n0 else math.nan
+
+
+def out_of_fold(records: list[Record]) -> np.ndarray:
+    """Each record's P(right) from the model fitted on every other tuning slice."""
+    x = np.array([signals(r) for r in records])
+    y = np.array([r["verdict"] == "right" for r in records], dtype=float)
+    groups = np.array([r["slice"] for r in records])
+    p = np.zeros(len(records))
+    for g in sorted(set(groups)):
+        held = groups == g
+        p[held] = predict(fit(x[~held], y[~held]), x[held])
+    return p
+
+
+def curve(records: list[Record], p: np.ndarray, *, below: bool) -> list[tuple[float, Counter]]:
+    """At each threshold, the records it would move: p < t (demote cards) or p >= t (card
+    offers), counted by verdict."""
+    out = []
+    grid = sorted({round(float(v), 3) for v in np.quantile(p, np.linspace(0, 1, 201))})
+    for t in grid:
+        moved = [r for r, q in zip(records, p, strict=True) if (q < t if below else q >= t)]
+        c = Counter(r["verdict"] for r in moved)
+        key = "card3_as_offer" if below else "card3_as_card"
+        c["card3_lost"] = sum(r["card3_as_card"] and not r[key] for r in moved) if below else 0
+        c["card3_won"] = sum(r[key] and not r["card3_as_offer"] for r in moved) if not below else 0
+        out.append((t, c))
+    return out
+
+
+def load(path: str | Path) -> list[Record]:
+    """Records written by `calib73_table.py --dump` (or gzipped: `OFFERS`, the shipped fit's)."""
+    path = Path(path)
+    opened = gzip.open(path, "rt") if path.suffix == ".gz" else path.open()  # noqa: SIM115
+    with opened as lines:
+        return [json.loads(line) for line in lines]
+
+
+def fitted_offers(offers: list[Record], share: float = SHARE) -> tuple[Any, float]:
+    """The offers model fitted on every tuning slice's offers, and the threshold chosen on the
+    out-of-fold curve: what `bot/search/calibration.py` carries."""
+    x = np.array([signals(r) for r in offers])
+    y = np.array([r["verdict"] == "right" for r in offers], dtype=float)
+    return fit(x, y), promote_threshold(offers, out_of_fold(offers), share)
+
+
+def tuning(records: list[Record]) -> list[Record]:
+    return [r for r in records if r["slice"] not in HELD_OUT and r["verdict"] != "nothing"]
+
+
+def demote_threshold(cards: list[Record], p: np.ndarray, ratio: float) -> float:
+    """The highest threshold whose out-of-fold demotions remove at least `ratio` wrong and
+    off-topic cards per right card, and most of them: 0 (none) where no threshold does."""
+    best, best_bad = 0.0, 0
+    for t, c in curve(cards, p, below=True):
+        bad = c["wrong"] + c["off"]
+        if bad > best_bad and bad >= ratio * c["right"] and c["card3_lost"] == 0:
+            best, best_bad = t, bad
+    return best
+
+
+def promote_threshold(offers: list[Record], p: np.ndarray, share: float) -> float:
+    """The lowest threshold whose out-of-fold promotions card wrong at most `share` of the time
+    and no off-topic row: 1.01 (none) where no threshold does."""
+    best = 1.01
+    for t, c in sorted(curve(offers, p, below=False), key=lambda i: -i[0]):
+        total = c["right"] + c["wrong"]
+        if total and c["off"] == 0 and c["wrong"] <= share * total:
+            best = t
+    return best
+
+
+def print_curve(name: str, rows: list[tuple[float, Counter]], step: int) -> None:
+    print(f"  {'t':>6}{'right':>7}{'wrong':>7}{'off':>5}{'card3':>7}  ({name})")
+    last = None
+    for t, c in rows[::step]:
+        key = (c["right"], c["wrong"], c["off"])
+        if key != last:
+            card3 = c["card3_lost"] or c["card3_won"]
+            print(f"  {t:>6.3f}{c['right']:>7}{c['wrong']:>7}{c['off']:>5}{card3:>7}")
+            last = key
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("records")
+    parser.add_argument("--ratio", type=float, default=4.0, help="bad removed per right lost")
+    parser.add_argument("--share", type=float, default=SHARE, help="the wrong share to keep")
+    parser.add_argument("--whatif", action="store_true")
+    parser.add_argument(
+        "--numbers", action="store_true", help="print the offers model as bot/search carries it"
+    )
+    parser.add_argument("--demote", type=float, help="fix the demotion threshold")
+    parser.add_argument("--promote", type=float, help="fix the promotion threshold")
+    args = parser.parse_args()
+    every = load(args.records)
+    rows = tuning(every)
+    cards = [r for r in rows if r["card"]]
+    offers = [r for r in rows if not r["card"]]
+    print(f"tuning slices {len({r['slice'] for r in rows})}: {len(rows)} rows answered")
+    thresholds = {}
+    for name, group, below in (("cards", cards, True), ("offers", offers, False)):
+        c = Counter(r["verdict"] for r in group)
+        p = out_of_fold(group)
+        y = np.array([r["verdict"] == "right" for r in group], dtype=float)
+        print(f"== {name}: right {c['right']} wrong {c['wrong']} off {c['off']}")
+        print(f"  out-of-fold AUC (leave one slice out): {auc(p, y):.3f}")
+        rows_curve = curve(group, p, below=below)
+        print_curve(
+            "demoted where P < t" if below else "carded where P >= t",
+            rows_curve if below else rows_curve[::-1],
+            1,
+        )
+        t = (
+            demote_threshold(group, p, args.ratio)
+            if below
+            else promote_threshold(group, p, args.share)
+        )
+        thresholds[name] = t
+        print(f"  threshold from the out-of-fold curve: {t}")
+    if args.demote is not None:
+        thresholds["cards"] = args.demote
+    if args.promote is not None:
+        thresholds["offers"] = args.promote
+    models = {}
+    for name, group in (("cards", cards), ("offers", offers)):
+        x = np.array([signals(r) for r in group])
+        y = np.array([r["verdict"] == "right" for r in group], dtype=float)
+        models[name] = fit(x, y)
+        w = models[name][2]
+        top = sorted(zip(NAMES, w[:-1], strict=True), key=lambda i: -abs(i[1]))[:10]
+        print(
+            f"  {name} weights (standardised), largest: "
+            + ", ".join(f"{n} {v:+.2f}" for n, v in top)
+        )
+    if args.numbers:
+        print(numbers(models["offers"]))
+    if args.whatif:
+        whatif(every, models, thresholds)
+    return 0
+
+
+def numbers(model: tuple[np.ndarray, np.ndarray, np.ndarray]) -> str:
+    """The model as `bot/search/calibration.py` carries it (12 digits)."""
+    mean, scale, w = model
+
+    def row(name: str, values: Any) -> str:
+        return f"{name}: tuple[float, ...] = (" + ", ".join(f"{v:.12g}" for v in values) + ",)"
+
+    return "\n".join(
+        [row("MEAN", mean), row("SCALE", scale), row("WEIGHTS", w[:-1]), f"BIAS = {w[-1]:.12g}"]
+    )
+
+
+def whatif(every: list[Record], models: dict[str, Any], thresholds: dict[str, float]) -> None:
+    """Per slice (held out as totals only): right, wrong, off-topic cards and card/3 before ->
+    after, the thresholds fixed, the models fitted on every tuning slice."""
+    before: dict[str, Counter] = {}
+    after: dict[str, Counter] = {}
+    for r in every:
+        name = r["slice"]
+        b = before.setdefault(name, Counter())
+        a = after.setdefault(name, Counter())
+        if r["verdict"] == "nothing":
+            continue
+        tally(b, r, r["card"])
+        q = float(predict(models["cards" if r["card"] else "offers"], np.array([signals(r)]))[0])
+        carded = q >= thresholds["offers"] if not r["card"] else q >= thresholds["cards"]
+        tally(a, r, carded)
+    groups = {
+        "tuning": [s for s in before if s not in HELD_OUT],
+        "held test..test34": [s for s in before if s.startswith("test")],
+        "calib": ["calib"],
+        "checks": [s for s in before if s.endswith("-check")],
+    }
+    print("== what-if: before -> after (right / wrong / off cards, card/3)")
+    for label, names in [*groups.items(), *((s, [s]) for s in sorted(before))]:
+        b = sum((before[s] for s in names if s in before), Counter())
+        a = sum((after[s] for s in names if s in after), Counter())
+        if b == a and label not in groups:
+            continue
+        print(
+            f"  {label:<18} right {b['right']}->{a['right']} wrong {b['wrong']}->{a['wrong']} "
+            f"off {b['off']}->{a['off']} card3 {b['card3']}->{a['card3']}"
+        )
+
+
+def tally(c: Counter, r: Record, carded: bool) -> None:
+    """Count a record as a card (its first choice carded) or an offer (the same entry first)."""
+    if carded:
+        c[r["verdict"]] += 1
+    c["card3"] += bool(r["card3_as_card"] if carded else r["card3_as_offer"])
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,74 @@
+"""The calibrated confidence (task calib73): the numbers `bot/search/calibration.py` carries are
+what `bench/calib73_fit.py` fits on the recorded tuning offers, and an offer the model is sure of
+is its first choice's card."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from bot.search import SearchIndex, calibration
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _fit_script():  # type: ignore[no-untyped-def]
+    spec = importlib.util.spec_from_file_location("calib73_fit", ROOT / "bench/calib73_fit.py")
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_shipped_numbers_are_the_scripts_fit() -> None:
+    script = _fit_script()
+    offers = [r for r in script.tuning(script.load(script.OFFERS)) if not r["card"]]
+    assert len(offers) == 1539
+    (mean, scale, weights), threshold = script.fitted_offers(offers)
+    assert np.allclose(calibration.MEAN, mean, rtol=1e-9, atol=1e-12)
+    assert np.allclose(calibration.SCALE, scale, rtol=1e-9, atol=1e-12)
+    assert np.allclose(calibration.WEIGHTS, weights[:-1], rtol=1e-9, atol=1e-12)
+    assert pytest.approx(weights[-1], rel=1e-9) == calibration.BIAS
+    assert threshold == calibration.OFFER_CARDED
+
+
+# Tuning rows (dev4..dev25) that were offers with the right entry first and are now its card:
+# each failed before the step (an offer, no card).
+CARDED = [
+    (
+        "what's the point of running several attention heads in parallel instead of one",
+        "multi-head-attention",
+    ),
+    (
+        "umbrella term for greedy, beam and sampling, i.e. the policy for choosing each next token?",
+        "decoding-strategy",
+    ),
+    (
+        "how do inference servers keep the gpu busy when requests finish at different times? "
+        "no waiting for the whole group",
+        "continuous-batching",
+    ),
+    (
+        "why do we feed the correct previous token during training instead of what the model "
+        "predicted?",
+        "teacher-forcing",
+    ),
+    ("why do some tokenizers start from the 256 possible byte values", "byte-level"),
+    (
+        "which optimizer keeps running averages of gradients and their squares, the default "
+        "everyone uses",
+        "adam",
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "entry"), CARDED)
+def test_a_sure_offer_is_its_card(bundled_index: SearchIndex, text: str, entry: str) -> None:
+    result = bundled_index.search(text)
+    assert result.entry is not None
+    assert result.entry.id == entry
+    assert all(s.id != entry for s in result.suggestions)
