@@ -106,6 +106,7 @@ from bot.search.query import (
     clauses_of,
     compared,
     compared_sides,
+    contrast_only,
     conversion,
     counted,
     counted_as_measure,
@@ -249,6 +250,11 @@ SCENE_NAME_RANKS = 1
 # says what is asked. A rank alone took right held-out cards where the name was a near second
 # (task compound69, reverted); the lead is compound70's.
 COMPOUND_NAME_LEAD = 0.12
+# A name written only as a contrast ("without a graphics card", "far slower than a graphics card")
+# keeps its card where the meaning ranks it first by at least this much: nothing else near is what
+# the text describes ("is there anything better than rag": rag leads by 0.20). The tuning rows
+# the rule takes lead by at most 0.114 (dev17's "no hbm at all"). Task contrast73.
+CONTRAST_NAME_KEEPS = 0.15
 # The meaning read without the speaker's opening is taken only where it puts its first this far
 # ahead of its own second (task voice61): near its runners-up, the nearer cosine only lifted a
 # neighbour's card (agree59's lead for the same reason).
@@ -1061,6 +1067,7 @@ class SearchIndex:
                 decided = self._object_name_offered(decided, asked and asked[0], similar, names_in)
             decided = self._part_setting_offered(decided, similar, names_in)
             decided = self._mechanism_setting_offered(decided, similar, names_in)
+            decided = self._contrast_name_offered(decided, similar, names_in)
             decided = self._compound_name_offered(decided, asked and asked[0], similar, names_in)
             decided = self._pasted_code_offered(decided, query[:MAX_QUERY], names_in)
             decided = self._bare_paste_offered(decided, query[:MAX_QUERY], names_in)
@@ -2096,6 +2103,29 @@ class SearchIndex:
         return _card_offered(
             result, setting, result.strategy or "match-term", None if own else ahead
         )
+
+    def _contrast_name_offered(
+        self, result: SearchResult, similar: Sequence[tuple[int, float]], names_in: NamesIn
+    ) -> SearchResult:
+        """A card whose name is written only as what the thing asked about is not, is without,
+        replaces or is compared against, or as a yardstick of its size ("an old pc without a
+        graphics card", "far slower than a graphics card", "a small gpt-2 level model
+        supervised gpt-4": `contrast_only`) becomes an offer behind the ranking's first offer,
+        else the meaning's first entry that is not the card. Not where the meaning ranks the card
+        first by `CONTRAST_NAME_KEEPS`: nothing else is described near it. Offers only, no new
+        card: the meaning often ranks the named thing first there too (task contrast73)."""
+        card = result.entry
+        if card is None or not similar:
+            return result
+        name = self.positions[card.id]
+        others = [(entry, cosine) for entry, cosine in similar if entry != name]
+        lead = similar[0][1] - (others[0][1] if others else 0.0)
+        if similar[0][0] == name and lead >= CONTRAST_NAME_KEEPS:
+            return result
+        if not self._written_all_as(result, name, names_in, contrast_only):
+            return result
+        ahead = self._ahead(result, others) if result.suggestions or others else None
+        return _card_offered(result, card, result.strategy or "match-term", ahead)
 
     def _written_all_as(
         self,

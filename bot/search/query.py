@@ -1403,6 +1403,47 @@ def mechanism_setting(before: str, after: str) -> bool:
     return _POINTED_PART.search(before) is not None or _POINTED_PART.search(after) is not None
 
 
+# "without a graphics card", "skip hbm", "far slower than a graphics card", "unlike throughput",
+# "instead of ddpm", "like layernorm but ...": the name as what the thing asked about is not, is
+# without, replaces or is measured against (`contrast_only`). "vs" / "versus" set two sides side
+# by side, either may be asked: not read here. Nor "not using the gpu": the name is the topic.
+_CONTRAST_BEFORE = re.compile(
+    r"(?:^| )(?:without|w o|no|skip|skips|skipping|skipped|drop|drops|dropping|dropped|ditch"
+    r"|ditches|ditching|get rid of|(?:doesn['’]?t|don['’]?t|does not|do not|never|no longer|not)"
+    r" (?:need"
+    r"|needs|require|requires)|instead of|rather than|in place of|replace|replaces|replaced"
+    r"|replacing|alternative to|alternatives to|unlike|compared to|compared with|different from"
+    r"|differs from|than)"
+    r"(?: (?:a|an|the|any|my|its|their|plain|regular|normal|ordinary|vanilla|classic|old|whole))?$"
+)
+# "like layernorm but without centering": a likeness the text then takes back
+_LIKE_BEFORE = re.compile(r"(?:^| )like(?: (?:a|an|the))?$")
+_BUT_AFTER = re.compile(r"^(?:s)?(?: [^ ]+){0,3}? but\b")
+_YES_NO = re.compile(
+    r"^(?:(?:so|ok|and|but|hey) )?(?:is|are|was|were|would|will|does|do|can|could)\b"
+)
+# "a gpt-2 level model", "a gpt-2 sized model": the name as a yardstick of size or skill ("grade"
+# and "class" are verbs too: "how does a process reward model grade ...")
+_YARDSTICK_AFTER = re.compile(r"^ (?:level|sized)\b")
+
+
+def contrast_only(before: str, after: str) -> bool:
+    """Whether a name between the text `before` and `after` it is written only as what the
+    thing asked about is not, is without, replaces or is compared against ("an old pc without
+    a graphics card", "groq skips hbm", "far slower than a graphics card", "unlike throughput
+    it's felt by one user", "like layernorm but without centering"), or as a yardstick of its
+    size ("a small gpt-2 level model supervised gpt-4"): the text is about another thing (task
+    contrast73)."""
+    tail = before[-COUNTED_TAIL:].rstrip()
+    if _YARDSTICK_AFTER.match(after):
+        return True
+    found = _CONTRAST_BEFORE.search(tail)
+    if found is not None:
+        # "is gpt4 better than llama 3": a yes-or-no question weighs both sides, as "vs" does
+        return not (found[0].lstrip().startswith("than") and _YES_NO.match(before))
+    return _LIKE_BEFORE.search(tail) is not None and _BUT_AFTER.match(after) is not None
+
+
 # "optimizer state sharding", "system prompt caching": a name, then a word that is no function
 # word, the head noun of a compound the name only modifies (`modifies_head`)
 _HEAD_AFTER = re.compile(r" (?P<head>[a-z]{2,})\b")
