@@ -50,8 +50,9 @@ def title_share(title: str, text: str) -> float:
 
 
 def signals(r: Mapping[str, Any]) -> list[float]:
-    """A first choice's signals (`bench/calib73_table.py`'s record) as the model's numbers, in
-    the order of `NAMES` (a missing one 0, with its own flag where it can be)."""
+    """A first choice's signals (`record`'s, as `bench/calib73_table.py` dumps them) as the
+    model's numbers, in the order of `NAMES` (a missing one 0, with its own flag where it can
+    be)."""
 
     def num(key: str, default: float = 0.0) -> float:
         v = r.get(key)
