@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import re
+import threading
 
 import pytest
 
 from bot.discord_app.app import GlossaryBot
-from bot.storage import AliasImport, Store
+from bot.discord_app.cogs import aliases as aliases_cog
+from bot.search.local import LocalGlossary
+from bot.storage import AliasImport, AliasRecord, Store
 from tests.fake_discord import FakeChannel, FakeUser, InteractionRefused
 
 from .conftest import Scene, StartBot
@@ -248,6 +251,48 @@ async def test_a_long_list_attaches_every_alias_as_plain_text(
     assert "kv *stash* 000 → KV Cache (by user 4242)" in lines
     assert "kv *stash* 119 → KV Cache (by user 4242)" in lines
     assert "fetch_and_write → Retrieval-Augmented Generation (RAG) (imported)" in lines
+
+
+async def test_a_long_list_s_file_is_made_while_other_servers_are_answered(
+    scene: Scene, bot: GlossaryBot, store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The attached file of a full server's `/alias list` names each alias's card (its 1,000
+    lines through `aliased_name`): made on the event loop, every server's answers waited for it
+    (bench/cross73_bench.py, four moderators listing in turn: p50 4.9x plain busy). Its first
+    line now waits until a /define has been answered meanwhile, which only a file made off the
+    loop lets happen; and the file is the same, byte for byte."""
+    fake = scene.fake
+    guild = scene.guild.id
+    for n in range(120):
+        await store.add_alias(guild, f"kv *stash* {n:03}", f"kv *stash* {n:03}", "kv-cache", 4242)
+    await store.import_aliases([AliasImport(guild, "fetch_and_write", "fetch_and_write", "rag")])
+
+    building, answered = threading.Event(), threading.Event()
+    answered_meanwhile: list[bool] = []
+    line = aliases_cog._alias_line
+
+    def held_line(record: AliasRecord, local: LocalGlossary, *, plain: bool) -> str:
+        if plain and not building.is_set():
+            building.set()
+            # Bounded: made on the loop, no /define can be answered until this gives up.
+            answered_meanwhile.append(answered.wait(timeout=5))
+        return line(record, local, plain=plain)
+
+    monkeypatch.setattr(aliases_cog, "_alias_line", held_line)
+    handle = await fake.slash(scene.moderator, "alias list", {}, channel=scene.channel)
+    listing = asyncio.create_task(handle.final_message())
+    assert await asyncio.to_thread(building.wait, 30)
+    _, card = await define(fake, scene.alice, "kv cache", scene.other_channel)
+    answered.set()
+    assert embed_of(card)["title"] == "KV Cache"
+    message = await listing
+    [attached] = message["attachments"]
+    expected = [
+        "fetch_and_write → Retrieval-Augmented Generation (RAG) (imported)",
+        *(f"kv *stash* {n:03} → KV Cache (by user 4242)" for n in range(120)),
+    ]
+    assert fake.attachment_bytes(attached) == "".join(f"{e}\n" for e in expected).encode()
+    assert answered_meanwhile == [True]
 
 
 async def test_aliases_survive_a_restart(scene: Scene, start_bot: StartBot, store: Store) -> None:
