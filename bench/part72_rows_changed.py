@@ -1,85 +1,22 @@
-"""Every relevance row `SearchIndex._mechanism_setting_offered` (task part72) could touch,
-searched with and without the step: it acts only where the text writes "how does/do/did/can/
-would", "this/that ... object/thing", "kind/type/sort of" or "part/bit/piece", so this measures
-it on all slices in minutes where the whole report takes most of an hour under load. Each row
-is searched once with the step (wrapped to see whether it changed the result) and once more
-without it only where it did. Tuning rows that change are printed; held-out ones only counted
-per slice (right / wrong / off-topic card / no card, before -> after). Rights follow
-`Case.accepts` (the `also` column split on "," as `load_cases` does)."""
+"""The what-if of `SearchIndex._mechanism_setting_offered` (task part72), through
+bench/step_whatif.py: the step acts only where the text writes "how does/do/did/can/would",
+"this/that ... object/thing", "kind/type/sort of" or "part/bit/piece", so only the rows writing
+one are searched with and without it."""
 
 from __future__ import annotations
 
 import re
 import sys
-from collections import Counter
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.relevance_report import SETS  # noqa: E402
-from bot.glossary import load_glossary  # noqa: E402
-from bot.search import SearchIndex, SearchResult  # noqa: E402
-from bot.search.relevance import OFF_TOPIC_KINDS, Case, load_cases  # noqa: E402
+from bench.step_whatif import main
 
-HELD_OUT = ("everyday-check", "chat-check", "calib")
 MAY_TOUCH = re.compile(
     r"\bhow (?:does|do|did|can|would)\b|\b(?:object|thing)\b|\b(?:kind|type|sort) of\b"
     r"|\b(?:part|bit|piece)\b"
 )
 
-
-def outcome(case: Case, result: SearchResult) -> str:
-    card = result.entry.id if result.entry else None
-    if case.kind in OFF_TOPIC_KINDS or case.expected is None:
-        return "offcard" if card and not case.accepts(card) else "ok"
-    return "nocard" if card is None else ("right" if case.accepts(card) else "wrong")
-
-
-def main() -> None:
-    index = SearchIndex.build(load_glossary())
-    cases = [
-        c
-        for name in SETS
-        for c in load_cases(ROOT / "tests" / "search" / name)
-        if MAY_TOUCH.search(c.query.lower())
-    ]
-    print("candidate rows", len(cases), flush=True)
-    step = SearchIndex._mechanism_setting_offered
-    fired: list[bool] = []
-
-    def watched(self, result, *rest):  # type: ignore[no-untyped-def]
-        after = step(self, result, *rest)
-        fired.append(after is not result)
-        return after
-
-    SearchIndex._mechanism_setting_offered = watched  # type: ignore[method-assign]
-    changed: Counter[tuple[str, str, str]] = Counter()
-    for case in cases:
-        fired.clear()
-        ruled = index.search(case.query)
-        if not any(fired):
-            continue
-        SearchIndex._mechanism_setting_offered = lambda self, result, *rest: result  # type: ignore[method-assign]
-        plain = index.search(case.query)
-        SearchIndex._mechanism_setting_offered = watched  # type: ignore[method-assign]
-        before, after = outcome(case, plain), outcome(case, ruled)
-        if before == after:
-            continue
-        tuning = not case.slice.startswith("test") and case.slice not in HELD_OUT
-        if tuning:
-            card = plain.entry.id if plain.entry else None
-            print("tuning", case.slice, repr(case.query), card, before, "->", after, flush=True)
-        changed[(case.slice if tuning else "held", before, after)] += 1
-    for key, count in sorted(changed.items()):
-        print(*key, count)
-    held = Counter()
-    for (name, before, after), count in changed.items():
-        if name == "held":
-            held[before] -= count
-            held[after] += count
-    print("held out net:", dict(held))
-
-
 if __name__ == "__main__":
-    main()
+    main("_mechanism_setting_offered", MAY_TOUCH)
