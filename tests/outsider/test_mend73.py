@@ -1,0 +1,40 @@
+"""mend73: loose ends noticed by review73, outsider73 and calibmend73 (tests/outsider/PLAN.md,
+its "mend73" section), through the fake Discord and the real discord.py client."""
+
+from __future__ import annotations
+
+from bot.discord_app.app import GlossaryBot
+from bot.storage import Store
+from tests.discord_app.helpers import buttons, define
+
+from .conftest import Scene
+from .test_left47 import moderator_answer
+
+# -- 1. "A*": search drops the "*" and reads "a", a question's wording --
+
+
+async def test_a_name_search_reads_as_framing_once_its_symbols_go_is_refused_saying_so(
+    scene: Scene, bot: GlossaryBot, store: Store
+) -> None:
+    """ "A*" (the A* search algorithm) as an alias: search reads it as "a" ("what is A*" is
+    "what is a": no term asked), so it stays refused, as `/suggest` and the term form refuse it.
+    Failed before: the reason said "“A*” reads as “a*”", which is not how search reads it."""
+    said = await moderator_answer(scene, "alias add", {"alias": "A*", "term": "lora"})
+    assert "without its symbols, in any case (“A*” reads as “a”)" in said, said
+    assert await store.aliases(scene.guild.id) == {}
+    said = await moderator_answer(scene, "alias add", {"alias": "IT", "term": "lora"})
+    assert "in any case (“IT” reads as “it”)" in said, said
+    assert "without its symbols" not in said, said
+
+
+# -- 2. a miss of a question's wording in Discord markup offers no suggestion --
+
+
+async def test_a_miss_of_framing_words_in_markup_offers_no_suggestion(
+    scene: Scene, bot: GlossaryBot, store: Store
+) -> None:
+    """Failed before: `/define # WHAT IS??` (a heading mark around the words) offered
+    **Suggest it**, which `WHAT IS??` does not: search reads both alike."""
+    for asked in ("WHAT IS??", "# WHAT IS??", "-# what is"):
+        _, answer = await define(scene.fake, scene.bob, asked, scene.channel)
+        assert "Suggest it" not in buttons(answer), (asked, answer)
