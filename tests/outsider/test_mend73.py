@@ -38,3 +38,19 @@ async def test_a_miss_of_framing_words_in_markup_offers_no_suggestion(
     for asked in ("WHAT IS??", "# WHAT IS??", "-# what is"):
         _, answer = await define(scene.fake, scene.bob, asked, scene.channel)
         assert "Suggest it" not in buttons(answer), (asked, answer)
+
+
+# -- 3. an alias too long only as search reads it says so --
+
+
+async def test_an_alias_that_expands_past_the_cap_says_it_expands(
+    scene: Scene, bot: GlossaryBot, store: Store
+) -> None:
+    """11 x "ﷺ" is 198 characters under NFKC (each 18). Failed before: "at most 100
+    characters" alone, though the moderator typed 11. Typed too long, the cap alone, as before."""
+    said = await moderator_answer(scene, "alias add", {"alias": "ﷺ" * 11, "term": "lora"})
+    assert said.startswith("An alias can be at most 100 characters long as search reads it: "), said
+    assert "the 11 typed expand to " in said, said
+    said = await moderator_answer(scene, "alias add", {"alias": "zorb" * 26, "term": "lora"})
+    assert said.startswith("An alias can be at most 100 characters long."), said
+    assert await store.aliases(scene.guild.id) == {}
