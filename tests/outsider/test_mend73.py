@@ -33,11 +33,20 @@ async def test_a_name_search_reads_as_framing_once_its_symbols_go_is_refused_say
 async def test_a_miss_of_framing_words_in_markup_offers_no_suggestion(
     scene: Scene, bot: GlossaryBot, store: Store
 ) -> None:
-    """Failed before: `/define # WHAT IS??` (a heading mark around the words) offered
-    **Suggest it**, which `WHAT IS??` does not: search reads both alike."""
+    """Failed before: `/define # WHAT IS??` (a heading mark around the words) was "No entry"
+    with **Suggest it**, where `WHAT IS??` is "Nothing to look up": search reads both alike.
+    `/suggest` refuses such a name, markup or not."""
     for asked in ("WHAT IS??", "# WHAT IS??", "-# what is"):
         _, answer = await define(scene.fake, scene.bob, asked, scene.channel)
+        assert answer["content"].startswith("Nothing to look up"), (asked, answer)
         assert "Suggest it" not in buttons(answer), (asked, answer)
+    for asked in ("what is", "# what is"):
+        refused = await scene.fake.slash(
+            scene.alice, "suggest", {"term": asked}, channel=scene.channel
+        )
+        said = (await refused.final_message())["content"]
+        assert "is only the wording of a question" in said, (asked, said)
+    assert await store.open_suggestions(scene.guild.id) == []
 
 
 # -- 3. an alias too long only as search reads it says so --
