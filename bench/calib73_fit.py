@@ -178,8 +178,16 @@ def main() -> int:
     cards = [r for r in rows if r["card"]]
     offers = [r for r in rows if not r["card"]]
     print(f"tuning slices {len({r['slice'] for r in rows})}: {len(rows)} rows answered")
+    # an offers-only file (calib73_offers.jsonl.gz) has no cards: that model is left out
+    groups = {name: group for name, group in (("cards", cards), ("offers", offers)) if group}
+    if args.whatif and len(groups) < 2:
+        print("--whatif needs cards and offers: `calib73_table.py --all --dump FILE`'s records")
+        return 2
+    for name in {"cards", "offers"} - groups.keys():
+        print(f"== {name}: none in {args.records}, no model")
     thresholds = {}
-    for name, group, below in (("cards", cards, True), ("offers", offers, False)):
+    for name, group in groups.items():
+        below = name == "cards"
         c = Counter(r["verdict"] for r in group)
         p = out_of_fold(group)
         y = np.array([r["verdict"] == "right" for r in group], dtype=float)
@@ -203,7 +211,7 @@ def main() -> int:
     if args.promote is not None:
         thresholds["offers"] = args.promote
     models = {}
-    for name, group in (("cards", cards), ("offers", offers)):
+    for name, group in groups.items():
         x = np.array([signals(r) for r in group])
         y = np.array([r["verdict"] == "right" for r in group], dtype=float)
         models[name] = fit(x, y)
@@ -213,7 +221,7 @@ def main() -> int:
             f"  {name} weights (standardised), largest: "
             + ", ".join(f"{n} {v:+.2f}" for n, v in top)
         )
-    if args.numbers:
+    if args.numbers and "offers" in models:
         print(numbers(models["offers"]))
     if args.whatif:
         whatif(every, models, thresholds)

@@ -31,19 +31,13 @@ sys.path.insert(0, str(ROOT))
 from bench.offer_causes import LATER, trace, traced_cases, traced_start, wrap_rules  # noqa: E402
 from bench.promote70_causes import TUNING, withheld_by  # noqa: E402
 from bot.search import SearchIndex  # noqa: E402
-from bot.search.query import is_question, normalize  # noqa: E402
+from bot.search.calibration import title_share  # noqa: E402
+from bot.search.query import is_question  # noqa: E402
 from bot.search.relevance import OFF_TOPIC_KINDS  # noqa: E402
 
 Record = dict[str, Any]
 TUNING_SLICES = (*TUNING, "dev24", "dev25", "dev26")
 SHORT = 250
-
-
-def title_written(index: SearchIndex, entry: int, text: str) -> float:
-    """The share of the entry's title words (of 3+ letters) written in the text."""
-    words = [w for w in normalize(index.entries[entry].title).split() if len(w) >= 3]
-    said = set(normalize(text).split())
-    return sum(w in said for w in words) / len(words) if words else 0.0
 
 
 def record(case: Any, result: Any, steps: list[dict[str, Any]], index: SearchIndex) -> Record:
@@ -82,7 +76,7 @@ def record(case: Any, result: Any, steps: list[dict[str, Any]], index: SearchInd
         "written": bool(fused) and pos in fused["written"],
         "asked": bool(fused and fused["asked"] and fused["asked"][0] == pos),
         "asked_other": bool(fused and fused["asked"] and fused["asked"][0] != pos),
-        "title_share": title_written(index, pos, case.query),
+        "title_share": title_share(index.entries[pos].title, case.query),
         "near": sum(c >= cos1 - 0.03 for _, c in similar) if similar else 0,
         "question": is_question(case.query),
         "chars": len(case.query),

@@ -46,12 +46,17 @@ def check_alias(
 ) -> tuple[str, str]:
     """(key, text to store) for an alias of `entry_id` in a server with aliases `server`, or
     AliasRejected saying why (naming the entry that already answers to it)."""
-    text = alias_text(text)
+    typed, text = text.strip(), alias_text(text)
     key = normalize(text)
     if not key or not compact(key):
         raise AliasRejected("That alias is empty once punctuation and spacing are removed.")
     if len(key) > MAX_ALIAS_LENGTH:
-        raise AliasRejected(f"An alias can be at most {MAX_ALIAS_LENGTH} characters long.")
+        # some characters expand as search reads them (NFKC: "ﷺ" is 18 letters): say so
+        grew = len(typed) <= MAX_ALIAS_LENGTH
+        expands = (
+            f" as search reads it: the {len(typed)} typed expand to {len(key)}" if grew else ""
+        )
+        raise AliasRejected(f"An alias can be at most {MAX_ALIAS_LENGTH} characters long{expands}.")
     if only_framing(key):
         raise AliasRejected(framing_refusal(text))
     entry = index.entry(entry_id)

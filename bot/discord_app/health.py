@@ -486,7 +486,9 @@ async def stop_heartbeat(
         done, _ = await asyncio.wait({keeper}, timeout=within)
         if not done:
             keeper.cancel()
-    line = asyncio.ensure_future(on_own_thread(mark_stopped, path, on_error=on_error))
+    line = asyncio.ensure_future(
+        on_own_thread(mark_stopped, path, on_error=on_error, beat=keeper is not None)
+    )
     # At least a moment: a disk that answers writes the line in a millisecond, deadline or not.
     left = None if until is None else max(until - loop.time(), LINE_SECONDS)
     done, _ = await asyncio.wait({line}, timeout=left)
@@ -498,12 +500,14 @@ async def stop_heartbeat(
         )
 
 
-def mark_stopped(path: Path, *, on_error: bool = False) -> None:
+def mark_stopped(path: Path, *, on_error: bool = False, beat: bool = True) -> None:
     """Stopped: no longer healthy, and `health` says the bot stopped, cleanly or `on_error`
     (the connection ended on one: a revoked token was told "stopped cleanly"). Written also
     where no heartbeat was yet (a bot stopped while starting: `health` said "starting, or never
     connected" of it); never onto a folder or device. A stop never fails on it (the heartbeat
-    is the health check's, the counts are flushed already)."""
+    is the health check's, the counts are flushed already). `beat`: this process kept a
+    heartbeat (False: it stopped before its first beat, as one refused beside a bot running on
+    its database file is), which alone makes two processes on one HEARTBEAT_PATH a fault."""
     try:
         with _writes(path):
             if path.is_file() or not path.exists():
@@ -511,9 +515,13 @@ def mark_stopped(path: Path, *, on_error: bool = False) -> None:
                 if running is not None:  # another process's beat: its health is not ours to say
                     log.warning(
                         "HEARTBEAT_PATH=%s is the heartbeat of %s: this one's stop is not written"
-                        " over it; give each process its own HEARTBEAT_PATH",
+                        " over it; %s",
                         path,
                         running,
+                        "give each process its own HEARTBEAT_PATH"
+                        if beat
+                        else "this one stopped before its first beat, so the file stays that "
+                        "bot's (why it stopped is said above)",
                     )
                     return
                 how = ON_AN_ERROR if on_error else ""

@@ -42,6 +42,7 @@ from bot.glossary.keys import normalize
 from bot.glossary.letters import fit, fit_names
 from bot.glossary.links import only_links
 from bot.glossary.name_rules import words_beside_markup
+from bot.search.query import without_chat_markup
 from bot.search.results import SearchResult, Suggestion
 from bot.storage import DM_SCOPE
 
@@ -82,8 +83,9 @@ _ASKING_ONLY = _POINTING_OR_ASKING | frozenset(_PADDING_WORDS.split())
 
 def names_no_term(text: str) -> bool:
     """Whether `text` only asks about something pointed at ("what is this?"): its words (as
-    `normalize` reads them: any case, full width) all `_ASKING_ONLY`, one pointing or asking."""
-    words = normalize(text).split()
+    `normalize` reads them: any case, full width, without the chat markup search leaves out,
+    "# what is") all `_ASKING_ONLY`, one pointing or asking."""
+    words = normalize(without_chat_markup(text)).split()
     return _ASKING_ONLY.issuperset(words) and not _POINTING_OR_ASKING.isdisjoint(words)
 
 

@@ -161,7 +161,10 @@ def _stopped_before_serving(heartbeat: Path, *, on_error: bool) -> None:
     an hour ago) or "starting, or never connected". Off the main thread and waited for within
     the stop's deadline: a disk that hangs does not hold the exit."""
     writing = threading.Thread(
-        target=mark_stopped, args=(heartbeat,), kwargs={"on_error": on_error}, daemon=True
+        target=mark_stopped,
+        args=(heartbeat,),
+        kwargs={"on_error": on_error, "beat": False},
+        daemon=True,
     )
     writing.start()
     writing.join(STOP_SECONDS)

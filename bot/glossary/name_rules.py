@@ -11,6 +11,7 @@ import re
 import unicodedata
 
 from bot.glossary.invisible import INVISIBLE_CHARS, JOINERS
+from bot.glossary.keys import normalize
 
 _MENTION = re.compile(r"<[@#][!&]?\d+>|@(everyone|here)\b", re.IGNORECASE)
 # Names only (prose may link): compiled when a name is first checked, not when `check` loads.
@@ -147,14 +148,18 @@ def framing_refusal(text: str, as_what: str = "an alias") -> str:
     "eli5", "pls", "it", "the") are left out around the term asked, in any case ("IT" is the
     "it" of "what is it"), so such a name would answer any question; words said to the bot on
     their own ("thanks", "ok", "hi", "bot") may be names. Emoji and symbols alone are read as
-    what is said around a term ("rag 🙏"): "what is 🔧" would never find such a name."""
+    what is said around a term ("rag 🙏"): "what is 🔧" would never find such a name. So are the
+    symbols `normalize` drops: "A*" is "a", which "what is A*" reads as a question's wording."""
     if not any(ch.isalnum() for ch in text):
         return (
             f"“{text}” has no letter or digit: search reads emoji and symbols as said around "
             f"the term asked (“rag 🙏”), so as {as_what} it would be found typed alone but "
             f"never asked about (“what is {text}”). Use a name with a letter or digit."
         )
-    cased = f", in any case (“{text}” reads as “{text.lower()}”)" if text != text.lower() else ""
+    # say how search reads it: capitals ("IT" is "it"), and markup symbols it drops ("A*" is "a")
+    read = normalize(text)
+    how = "in any case" if read == text.lower() else "without its symbols, in any case"
+    cased = f", {how} (“{text}” reads as “{read}”)" if text != read else ""
     return (
         f"“{text}” is only the wording of a question (or filler), which search leaves out "
         f"around the term asked{cased}: as {as_what} it would answer “what is it”. Use a name "

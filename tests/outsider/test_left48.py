@@ -239,7 +239,8 @@ async def refused_beside(
 ) -> str:
     """Start `second` on the running `first`'s SQLite file and heartbeat: it is refused (exit
     2), leaves the first's beat (healthy, no stop line) and says so in one WARNING, which
-    holds `shared` and is returned; the first runs on. CLAIM_WAIT=0: refused at once, not
+    holds `shared` and is returned (no advice to part HEARTBEAT_PATHs: the refusal is for the
+    database); the first runs on. CLAIM_WAIT=0: refused at once, not
     after a restart's handover (review46 tests the wait)."""
     second.env = {**second.env, "CLAIM_WAIT": "0"}
     await second.start(wait_ready=False)
@@ -251,6 +252,10 @@ async def refused_beside(
     warned = [line for line in second.lines if shared in line]
     assert len(warned) == 1, second.output
     assert " WARNING " in warned[0], warned
+    # mend73 (outsider73's A7): refused for the database, not for the heartbeat. Failed before:
+    # "give each process its own HEARTBEAT_PATH", which a second bot refused there cannot use.
+    assert "its own HEARTBEAT_PATH" not in warned[0], warned
+    assert "stopped before its first beat, so the file stays that bot's" in warned[0], warned
     assert first.process is not None
     assert first.process.returncode is None  # the first runs on
     return warned[0]

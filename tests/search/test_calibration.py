@@ -5,6 +5,9 @@ is its first choice's card."""
 from __future__ import annotations
 
 import importlib.util
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -34,6 +37,31 @@ def test_shipped_numbers_are_the_scripts_fit() -> None:
     assert np.allclose(calibration.WEIGHTS, weights[:-1], rtol=1e-9, atol=1e-12)
     assert pytest.approx(weights[-1], rel=1e-9) == calibration.BIAS
     assert threshold == calibration.OFFER_CARDED
+
+
+def test_the_script_prints_the_shipped_model_from_the_offers_file() -> None:
+    """`calib73_fit.py bench/results/calib73_offers.jsonl.gz --numbers`, as its docstring says.
+    Failed before (mend73): IndexError in np.quantile, the file holds no cards to fit."""
+    ran = subprocess.run(
+        [sys.executable, "bench/calib73_fit.py", str(_fit_script().OFFERS), "--numbers"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+        env={**os.environ, "OPENBLAS_NUM_THREADS": "1"},
+    )
+    assert ran.returncode == 0, ran.stderr
+    assert "== cards: none in " in ran.stdout, ran.stdout
+    said = dict(line.split(" = ", 1) for line in ran.stdout.splitlines() if " = " in line)
+    shipped = {
+        "MEAN: tuple[float, ...]": calibration.MEAN,
+        "SCALE: tuple[float, ...]": calibration.SCALE,
+        "WEIGHTS: tuple[float, ...]": calibration.WEIGHTS,
+    }
+    for name, values in shipped.items():
+        printed = [float(v) for v in said[name].strip("(,)").split(",")]
+        assert np.allclose(values, printed, rtol=1e-9, atol=1e-12), name
+    assert pytest.approx(calibration.BIAS, rel=1e-9) == float(said["BIAS"])
 
 
 # Tuning rows (dev4..dev25) that were offers with the right entry first and are now its card:
