@@ -17,7 +17,6 @@ STILL_WRONG_CARD = {
     "how does a vector database index embeddings with hnsw",  # Vector Databases
 }
 NARROWER_NOT_SHOWN = STILL_WRONG_CARD | {
-    "why do people sample tokens with top-p instead of greedy decoding",  # Sampling card
     "how do you fine tune a model with lora on a single gpu",  # QLoRA card: fair
     "how does an ai agent decide when to call a tool",  # ReAct, AI Agents offered
     "how is a json schema enforced with constrained decoding",  # Structured Outputs: fair
