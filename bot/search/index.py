@@ -101,6 +101,7 @@ from bot.search.query import (
     asked_in_setting,
     asks_kind,
     asks_nothing,
+    asks_remedy,
     asks_what_described,
     asks_what_mentioned_is,
     clauses_of,
@@ -151,6 +152,8 @@ from bot.search.ranking import (
     MENTION_SCORE,
     NEAR_EXACT,
     PART_PENALTY,
+    REMEDY_COSINE,
+    REMEDY_LEAD,
     SEMANTIC_MARGIN,
     SUGGEST_SCORE,
     Candidate,
@@ -435,6 +438,7 @@ class SearchIndex:
             result = self._other_name_pointed_at(result, said, overlay)
         result = self._first_listed_carded(result, query[:MAX_QUERY])
         result = self._offer_carded(result, query)
+        result = self._remedy_carded(result)
         result = self._offers_filled(result)  # after every card decision: offers only
         result = self._name_written(result)
         if said != query:
@@ -483,6 +487,33 @@ class SearchIndex:
             strategy=offers[0].strategy,
             score=offers[0].score,
             suggestions=offers[1:],
+        )
+
+    def _remedy_carded(self, result: SearchResult) -> SearchResult:
+        """An offer to a question asking for a remedy ("my gpu runs out of memory, how do i fix
+        it": `asks_remedy`) is the card of the entry the meaning puts first, at `REMEDY_COSINE`
+        or nearer and `REMEDY_LEAD` ahead of its second, where it is among the offers: the
+        symptom's or the resource's entry, written or near, is what the asker has, not what they
+        ask for (task fix74). The rest stay offered."""
+        if result.entry is not None or not result.suggestions or result.fused is None:
+            return result
+        similar = result.fused.similar
+        if len(similar) < 2 or not asks_remedy(result.normalized_query):
+            return result
+        (first, cosine), (_, second) = similar[0], similar[1]
+        if cosine < REMEDY_COSINE or cosine - second < REMEDY_LEAD:
+            return result
+        offers = result.suggestions
+        chosen = next((s for s in offers if s.id == self.entries[first].id), None)
+        if chosen is None:
+            return result
+        return replace(
+            result,
+            status="match",
+            entry=self.entries[first],
+            strategy=chosen.strategy,
+            score=chosen.score,
+            suggestions=tuple(s for s in offers if s is not chosen),
         )
 
     def _other_name_pointed_at(

@@ -321,6 +321,22 @@ def quoted_reply(query: str) -> tuple[str, str] | None:
     return (quote, reply) if quote and reply else None
 
 
+# A question asking for a remedy: what fixes, stops or avoids what the text describes ("my gpu
+# runs out of memory, how do i fix it", "is there a trick to speed up decoding"). Not "is there a
+# way to ...", which asks for a method by its goal, nor "what's the deal with ...", which asks
+# what a thing is (task fix74).
+_REMEDY = re.compile(
+    r"\b(?:(?:how (?:do|can|could|would|should) (?:i|we|you|u|people|they|folks|labs|teams)"
+    r"|how to) (?:fix|stop|avoid|prevent|get rid of|deal with|speed up)"
+    r"|(?:what(?:'s| is|s) the|any|is there an?y?) (?:fix|trick|workaround|remedy|cure))\b"
+)
+
+
+def asks_remedy(normalized: str) -> bool:
+    """Whether the `normalize`d text asks for a remedy (`_REMEDY`)."""
+    return _REMEDY.search(normalized) is not None
+
+
 # Who asks only frames a question from a server not about AI ("our soccer parents asked which
 # programming language ..."): the asker's words pull the meaning away from what is asked
 # (issue #12, task offer24; an owner's possessive, "our bakery's bot", measured and left out).
