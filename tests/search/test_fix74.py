@@ -10,7 +10,7 @@ from dataclasses import replace
 
 import pytest
 
-from bot.search import SearchIndex
+from bot.search import SearchIndex, SearchResult
 from bot.search.query import asks_remedy, normalize
 from bot.search.ranking import REMEDY_COSINE, REMEDY_LEAD
 
@@ -97,11 +97,12 @@ def test_a_remedy_question_cards_the_meanings_clear_first(
     bundled_index: SearchIndex, text: str, remedy: str
 ) -> None:
     result = bundled_index.search(text)
-    assert result.entry is not None and result.entry.id == remedy, result
+    assert result.entry is not None, result
+    assert result.entry.id == remedy, result
     assert remedy not in [s.id for s in result.suggestions]
 
 
-def _offer_before(index: SearchIndex, text: str) -> object:
+def _offer_before(index: SearchIndex, text: str) -> SearchResult:
     """The text's result before the rule: its search with the step left out."""
     plain = SearchIndex._remedy_carded
     try:
@@ -116,13 +117,13 @@ def test_a_near_or_unclear_first_stays_an_offer(
     bundled_index: SearchIndex, text: str, remedy: str
 ) -> None:
     offer = _offer_before(bundled_index, text)
-    assert offer.entry is None and offer.fused is not None, offer  # type: ignore[attr-defined]
-    (first, cosine), (second, _) = offer.fused.similar[:2]  # type: ignore[attr-defined]
+    assert offer.entry is None, offer
+    assert offer.fused is not None, offer
+    (first, cosine), (second, _) = offer.fused.similar[:2]
     assert bundled_index.entries[first].id == remedy
-    assert bundled_index._remedy_carded(offer) is not offer  # type: ignore[arg-type]
+    assert bundled_index._remedy_carded(offer) is not offer
     far = (first, REMEDY_COSINE - 0.01), (second, REMEDY_COSINE - 0.01 - REMEDY_LEAD)
     tied = (first, cosine), (second, cosine - REMEDY_LEAD + 0.01)
     for similar in (far, tied):
-        fused = replace(offer.fused, similar=similar)  # type: ignore[attr-defined]
-        changed = replace(offer, fused=fused)  # type: ignore[type-var]
+        changed = replace(offer, fused=replace(offer.fused, similar=similar))
         assert bundled_index._remedy_carded(changed) is changed
