@@ -492,9 +492,10 @@ class SearchIndex:
     def _remedy_carded(self, result: SearchResult) -> SearchResult:
         """An offer to a question asking for a remedy ("my gpu runs out of memory, how do i fix
         it": `asks_remedy`) is the card of the entry the meaning puts first, at `REMEDY_COSINE`
-        or nearer and `REMEDY_LEAD` ahead of its second, where it is among the offers: the
-        symptom's or the resource's entry, written or near, is what the asker has, not what they
-        ask for (task fix74). The rest stay offered."""
+        or nearer and `REMEDY_LEAD` ahead of its second, where it is among the offers and a
+        method (data/kinds/): the symptom's or the resource's entry (a concept, a tool), written
+        or near, is what the asker has, not what they ask for (task fix74). The rest stay
+        offered."""
         if result.entry is not None or not result.suggestions or result.fused is None:
             return result
         similar = result.fused.similar
@@ -502,6 +503,8 @@ class SearchIndex:
             return result
         (first, cosine), (_, second) = similar[0], similar[1]
         if cosine < REMEDY_COSINE or cosine - second < REMEDY_LEAD:
+            return result
+        if self.entries[first].kind != "method":  # a symptom or a resource is no remedy
             return result
         offers = result.suggestions
         chosen = next((s for s in offers if s.id == self.entries[first].id), None)
