@@ -38,6 +38,9 @@ STILL_FAILING: set[str] = {
     "i don't have a gpu, is there a way to run a model on my cpu",
     # the neighbour the meaning puts first carded (Fully Sharded Data Parallel)
     "the model is too big for one gpu's memory, how do i spread it across several",
+    # the remedy first and clearly ahead, but a concept (Checkpoint): the rule cards methods only
+    # (a concept carded, test_state55's Lethal Trifecta, was a wrong card)
+    "our training job crashes after days and we lose all progress, how do i avoid starting over",
 }
 PROBES = ProbeFile("fix74_probes.tsv", STILL_FAILING)
 
@@ -51,11 +54,6 @@ REMEDY_OFFERS = [
     (
         "attention is too slow and eats too much memory on long sequences, how do i fix it",
         "flash-attention",
-    ),
-    (
-        "our training job crashes after days and we lose all progress, how do i avoid starting"
-        " over",
-        "checkpoint",
     ),
 ]
 
@@ -110,6 +108,22 @@ def _offer_before(index: SearchIndex, text: str) -> SearchResult:
         return index.search(text)
     finally:
         SearchIndex._remedy_carded = plain  # type: ignore[method-assign]
+
+
+def test_a_concept_first_stays_an_offer(bundled_index: SearchIndex) -> None:
+    """A symptom or a resource (a concept, a tool) is no remedy: Checkpoint leads the meaning
+    clearly here, and stays offered first."""
+    text = (
+        "our training job crashes after days and we lose all progress, how do i avoid starting over"
+    )
+    result = bundled_index.search(text)
+    assert result.fused is not None, result
+    (first, cosine), (_, second) = result.fused.similar[:2]
+    assert bundled_index.entries[first].id == "checkpoint"
+    assert cosine >= REMEDY_COSINE
+    assert cosine - second >= REMEDY_LEAD
+    assert result.entry is None, result
+    assert result.suggestions[0].id == "checkpoint", result
 
 
 @pytest.mark.parametrize(("text", "remedy"), REMEDY_OFFERS)
