@@ -12,9 +12,14 @@ from pathlib import Path
 
 import pytest
 
+from bot.discord_app.app import GlossaryBot
 from bot.heartbeat import check_heartbeat
 from bot.reach import deleted_folder
+from bot.storage import Store
 from bot.storage.sqlite.errors import cannot_open
+from tests.fake_discord import FakeUser
+
+from .conftest import Scene
 
 
 def linkless(monkeypatch: pytest.MonkeyPatch, folder: Path) -> None:
@@ -77,3 +82,42 @@ def test_a_linkless_folder_that_refuses_files_is_not_said_deleted(
 
     monkeypatch.setattr(tempfile, "mkstemp", read_only)
     assert not deleted_folder(live)
+
+
+# -- 4. what a member typed, quoted back, shows as typed --
+
+
+async def test_a_suggestion_of_a_question_s_wording_in_markup_says_how_search_reads_it(
+    scene: Scene, bot: GlossaryBot, store: Store
+) -> None:
+    """`/suggest # what is` quoted the heading mark into its reading ("reads as “# what
+    is”", mend73's "Noticed"), where "WHAT IS??" is told search reads "what is"; and a name
+    in Markdown came back rendered (`/suggest **what** is`: "what" in bold). Failed before:
+    no "reads as “what is”", and the asterisks raw."""
+    for asked in ("# what is", "> what is", "WHAT IS??"):
+        said = await said_to(scene, scene.alice, "suggest", {"term": asked})
+        assert f"(“{asked}” reads as “what is”)" in said, (asked, said)
+        assert said.endswith("Nothing was queued."), said
+    said = await said_to(scene, scene.alice, "suggest", {"term": "**what** is"})
+    assert said.startswith("“\\*\\*what\\*\\* is” is only the wording of a question"), said
+    assert "(“\\*\\*what\\*\\* is” reads as “what is”)" in said, said
+    assert await store.open_suggestions(scene.guild.id) == []
+
+
+async def test_an_alias_refusal_shows_the_alias_as_typed_and_the_title_in_bold(
+    scene: Scene, bot: GlossaryBot, store: Store
+) -> None:
+    """`/alias add`'s refusals quoted the alias raw: "_what_ is" came back in italics,
+    "**rag**" in bold beside the bold title it clashed with. Failed before: unescaped."""
+    said = await said_to(
+        scene, scene.moderator, "alias add", {"alias": "_what_ is", "term": "lora"}
+    )
+    assert said.startswith("“\\_what\\_ is” is only the wording of a question"), said
+    said = await said_to(scene, scene.moderator, "alias add", {"alias": "**rag**", "term": "lora"})
+    assert said.startswith("“\\*\\*rag\\*\\*” (search reads it as “rag”) already names **"), said
+    assert await store.aliases(scene.guild.id) == {}
+
+
+async def said_to(scene: Scene, user: FakeUser, command: str, options: dict[str, str]) -> str:
+    handle = await scene.fake.slash(user, command, options, channel=scene.channel)
+    return str((await handle.final_message())["content"])

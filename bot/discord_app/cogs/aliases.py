@@ -38,7 +38,7 @@ from bot.discord_app.cogs.moderators import (
 from bot.discord_app.cogs.suggestions import Opens, accept_waiting
 from bot.discord_app.cooldowns import CommandLimit
 from bot.discord_app.errors import NO_MENTIONS, guarded
-from bot.discord_app.items import ENTRY, OWNER, Restorable, carried
+from bot.discord_app.items import ENTRY, OWNER, Restorable, carried, shown_as_typed
 from bot.discord_app.replies import (
     TERMS_UNREAD,
     echo,
@@ -136,8 +136,8 @@ async def _added(
             terms_version = await state.store.terms_version(scope) if state.store else None
             current = await state.servers.current(scope)
             key, stored_text = check_alias(text, entry.id, current.index, current.aliases)
-        except AliasRejected as exc:
-            return str(exc), False
+        except AliasRejected as exc:  # it quotes what was typed: shown so
+            return shown_as_typed(str(exc)), False
         except StorageError:
             return await write_failed(state), False
         except IndexingFailed:  # logged, with its traceback, where it failed
@@ -172,7 +172,7 @@ async def _added(
         await state.servers.reload(scope)
     shown = echo(stored_text)  # as the moderator typed it, not as search folds it (`key`)
     if result.status is AddAliasStatus.REFUSED:
-        return result.reason or "That alias clashes with another one.", False
+        return shown_as_typed(result.reason or "That alias clashes with another one."), False
     if result.status is AddAliasStatus.TERMS_CHANGED:
         return (
             "This server's terms changed a moment ago (another process wrote them), so "

@@ -65,6 +65,7 @@ from bot.discord_app.items import (
     Restorable,
     edit_again_button,
     inert,
+    shown_as_typed,
     submitted_values,
     suggestion_refusal,
     typed_back,
@@ -212,31 +213,7 @@ def problems_text(problems: Sequence[TermProblem], head: str, tail: str = "") ->
 
 
 def echo_problem(problem: TermProblem) -> str:
-    return as_typed(str(problem))
-
-
-# In problems, what the moderator typed is quoted “…”; the bot's own words may hold its code
-# spans (`/alias remove`) and titles in bold (a name of **Zorblax**).
-_SPANS = re.compile(r"(?P<quoted>“[^”]*”)|\*\*(?P<bold>[^\n]+?)\*\*|(?P<code>`[^`\n]+`)")
-
-
-def as_typed(text: str) -> str:
-    """A problem line with what the moderator typed (titles, names, ids, a file's keys) shown
-    as typed: no Markdown, timestamp or ping. The bot's code spans stay code and its bold stays
-    bold, the title in it escaped; a quote holding ” ends early, its rest escaped all the same
-    (a code span in it renders nothing, a bold one is only bold)."""
-    out, at = [], 0
-    for span in _SPANS.finditer(text):
-        out.append(inert(text[at : span.start()]))
-        if span["quoted"]:
-            out.append(inert(span["quoted"]))
-        elif span["bold"]:
-            out.append(f"**{inert(span['bold'])}**")
-        else:
-            out.append(span["code"])
-        at = span.end()
-    out.append(inert(text[at:]))
-    return discord.utils.escape_mentions("".join(out))
+    return shown_as_typed(str(problem))
 
 
 class EditAgainButton(
@@ -525,7 +502,7 @@ def _first_waiting(
         embed.add_field(
             name="Its name",
             value=fit(
-                f"{inert(unnamable)} Accept… under another title (the member is told it), "
+                f"{shown_as_typed(unnamable)} Accept… under another title (the member is told it), "
                 "or Reject.",
                 limits.EMBED_FIELD_VALUE,
             ),
