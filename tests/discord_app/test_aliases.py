@@ -15,7 +15,7 @@ from bot.storage import AliasImport, AliasRecord, Store
 from tests.fake_discord import FakeChannel, FakeUser, InteractionRefused
 
 from .conftest import Scene, StartBot
-from .helpers import buttons, define, embed_of, footer, is_ephemeral, selects
+from .helpers import buttons, define, download_all, embed_of, footer, is_ephemeral, selects
 
 
 async def add(
@@ -358,6 +358,23 @@ async def test_aliases_survive_a_restart(scene: Scene, start_bot: StartBot, stor
         assert embed_of(card)["title"] == "KV Cache"
         _, elsewhere = await define(fake, scene.alice, "kv stash", scene.other_channel)
         assert is_ephemeral(elsewhere)
+
+
+async def test_download_all_works_after_a_restart(
+    scene: Scene, start_bot: StartBot, store: Store
+) -> None:
+    """A listing's **Download all** carries what it lists in its custom id (no view state in
+    memory): clicked on a listing sent before a restart, it sends the file."""
+    fake = scene.fake
+    for n in range(120):
+        await store.add_alias(scene.guild.id, f"kv stash {n:03}", f"kv stash {n:03}", "kv-cache", 1)
+    async with start_bot(store):
+        handle = await fake.slash(scene.moderator, "alias list", {}, channel=scene.channel)
+        listing = await handle.final_message()
+    async with start_bot(await Store.open(scene.db_path)):
+        every = (await download_all(fake, scene.moderator, listing)).decode().splitlines()
+    assert len(every) == 120
+    assert every[0] == "kv stash 000 → KV Cache (by user 1)"
 
 
 async def test_explain_terms_finds_names_inside_text_written_without_spaces(
