@@ -36,6 +36,7 @@ import tempfile
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -171,7 +172,7 @@ def summary(values: Sequence[float]) -> dict[str, float]:
 
 
 def summary_line(
-    label: str, figures: dict, number: str = "8.1f", n: int = 5, most: bool = True
+    label: str, figures: dict[str, Any], number: str = "8.1f", n: int = 5, most: bool = True
 ) -> str:
     """One printed row of summary()'s figures (`number`: their format; `most`: with the max)."""
     line = f"{label} n={figures['n']:{n}} p50 {figures['p50_ms']:{number}} ms  "
@@ -179,7 +180,7 @@ def summary_line(
     return line + (f"  max {figures['max_ms']:{number}} ms" if most else "")
 
 
-def add_ratios(result: dict, ratios: dict[str, tuple[str, str]]) -> None:
+def add_ratios(result: dict[str, Any], ratios: dict[str, tuple[str, str]]) -> None:
     """result[name + "_p50"] and ["_p99"]: a phase's figure over its base phase's, per name."""
     for name, (phase, base) in ratios.items():
         for key in ("p50_ms", "p99_ms"):
