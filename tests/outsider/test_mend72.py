@@ -20,6 +20,7 @@ from bot.storage import Store
 from bot.storage.backend import Migrate
 from bot.storage.cli import on_store
 from bot.term_storage import TermChange, change_terms, read_terms
+from tests.discord_app.term_commands import edit_answer, made_up, stored_now
 
 from .conftest import Scene
 from .test_left47 import moderator_answer
@@ -246,13 +247,7 @@ async def test_an_edit_of_a_term_with_a_stored_bad_reference_saves_and_says_so(
     form does not hold it, so the edit is saved with it as it was, and the moderator is told;
     a term with a good reference, no note. Before, an edit dropped what only a file gives
     (reference, importance, plain words, keywords), good or bad, without a word."""
-    bad = ServerTerm(
-        id="zorb",
-        title="Zorb",
-        definition="A made-up zorb.",
-        category="Fundamentals",
-        reference="https://example.org:abc/page",
-    )
+    bad = made_up("zorb", reference="https://example.org:abc/page")
     good = bad.model_copy(
         update={
             "id": "quux",
@@ -263,19 +258,9 @@ async def test_an_edit_of_a_term_with_a_stored_bad_reference_saves_and_says_so(
             "keywords": ("quuxing",),
         }
     )
-    await change_terms(store, scene.guild.id, lambda *_: (TermChange(put=(bad, good)), None), 1)
-    bot.state.servers.forget(scene.guild.id)  # read again now, not at the next check
-    await bot.state.servers.local(scene.guild.id, patient=True)
+    await stored_now(scene, bot, store, bad, good)
     for term in (bad, good):
-        opened = await scene.fake.slash(
-            scene.moderator, "term edit", {"term": term.id}, channel=scene.channel
-        )
-        response = await opened.response()
-        assert response["type"] == 9, response
-        edit = {"definition": f"{term.title}, edited."}
-        said = (
-            await (await scene.fake.submit_modal(scene.moderator, opened, edit)).final_message()
-        )["content"]
+        said = await edit_answer(scene, term.id, {"definition": f"{term.title}, edited."})
         assert said.startswith(f"Saved **{term.title}**"), said
         told = "“https://example.org:abc/page” is not an address a browser opens; kept as it was"
         assert (told in said) is (term is bad), said
