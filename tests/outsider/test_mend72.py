@@ -25,7 +25,7 @@ from tests.discord_app.term_commands import edit_answer, made_up, stored_now
 from .conftest import Scene
 from .test_left47 import moderator_answer
 from .test_mend71 import _import, database  # noqa: F401  (the fixture)
-from .test_product71 import EXIT_WITHIN, WAYS_IN, _environment
+from .test_product71 import WAYS_IN, _run, _way_in
 
 FULL_DISK = (
     "glossary-bot: error: cannot write the output: No space left on device; what was "
@@ -41,18 +41,8 @@ def test_help_to_a_full_disk_is_one_line_and_exit_1(
 ) -> None:
     """`--help > file` on a full disk: the same one line and exit 1 as `--version` (review72);
     argparse's own printing dropped the OSError, and it exited 0 with nothing written."""
-    command = WAYS_IN[way] if way == "script" else [sys.executable, *WAYS_IN[way]]
     with Path("/dev/full").open("w") as full:
-        done = subprocess.run(
-            [*command, *arguments],
-            env=_environment(tmp_path),
-            cwd=tmp_path,
-            stdout=full,
-            stderr=subprocess.PIPE,
-            text=True,
-            timeout=EXIT_WITHIN,
-            check=False,
-        )
+        done = _run([*_way_in(way), *arguments], tmp_path, stdout=full, stderr=subprocess.PIPE)
     assert (done.returncode, done.stderr) == (1, FULL_DISK)
 
 
@@ -60,15 +50,7 @@ def test_help_to_a_full_disk_is_one_line_and_exit_1(
 def test_help_still_prints_and_exits_0(tmp_path: Path, arguments: list[str]) -> None:
     """What holds: `--help` to a pipe prints the usage, exit 0. (With stdout closed, exit 0 and
     nothing said, until product73: test_product73.py, one line and exit 1.)"""
-    done = subprocess.run(
-        [sys.executable, "-m", "bot", *arguments],
-        env=_environment(tmp_path),
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=EXIT_WITHIN,
-        check=False,
-    )
+    done = _run([sys.executable, "-m", "bot", *arguments], tmp_path, capture_output=True)
     assert (done.returncode, done.stderr) == (0, "")
     assert done.stdout.startswith("usage: glossary-bot")
 
