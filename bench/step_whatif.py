@@ -138,8 +138,8 @@ def saved_run(
                     f"{what}{'+3' if near else ''}",
                 )
             ] += 1
-    for key, count in sorted(changed.items()):
-        print(*key, count)
+    for change, count in sorted(changed.items()):
+        print(*change, count)
     old, new = tally(before), tally(rows)
     groups: dict[str, Counter[str]] = {"tuning": Counter(), "held": Counter()}
     ogroups: dict[str, Counter[str]] = {"tuning": Counter(), "held": Counter()}
