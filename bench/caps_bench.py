@@ -171,6 +171,17 @@ def summary(values: Sequence[float]) -> dict[str, float]:
     }
 
 
+def bot_settings(cache: Path) -> dict[str, str]:
+    """A benched bot's settings: warnings only, a cooldown no bench user meets, `cache` the
+    embedding cache."""
+    return {
+        "LOG_LEVEL": "WARNING",
+        "COOLDOWN_USES": "1000000",
+        "COOLDOWN_SECONDS": "1",
+        "GLOSSARY_CACHE_DIR": str(cache),
+    }
+
+
 def summary_line(
     label: str, figures: dict[str, Any], number: str = "8.1f", n: int = 5, most: bool = True
 ) -> str:
@@ -215,12 +226,7 @@ async def measure(queries: int, busy: int, terms: int, aliases: int, cache: Path
                 )
                 for _ in range(queries)
             ]
-            settings = {
-                "LOG_LEVEL": "WARNING",
-                "COOLDOWN_USES": "1000000",
-                "COOLDOWN_SECONDS": "1",
-                "GLOSSARY_CACHE_DIR": str(cache),
-            }
+            settings = bot_settings(cache)
             async with BotProcess(fake, db, cwd=folder, **settings) as bot:
                 tester, member = people[0], people[1]
                 b_steps = requests(fake, tester, other_channel, b_queries)

@@ -49,6 +49,7 @@ from bench.caps_bench import (  # noqa: E402
     CYRILLIC,
     Request,
     add_ratios,
+    bot_settings,
     embed_ahead,
     keep_busy,
     requests,
@@ -219,12 +220,7 @@ async def measure(
     rng = random.Random(SEED)
     cache = default_cache_dir()
     cache.mkdir(parents=True, exist_ok=True)
-    settings = {
-        "LOG_LEVEL": "WARNING",
-        "COOLDOWN_USES": "1000000",
-        "COOLDOWN_SECONDS": "1",
-        "GLOSSARY_CACHE_DIR": str(cache),
-    }
+    settings = bot_settings(cache)
     result: dict = {"full": full, "busy": busy, "terms": terms, "aliases": aliases}
     result["moderators"] = list(moderators)
     with tempfile.TemporaryDirectory(prefix="cross73-bench-") as tmp:

@@ -45,6 +45,7 @@ sys.path.insert(0, str(ROOT))
 from bench.caps_bench import (  # noqa: E402
     CYRILLIC,
     add_ratios,
+    bot_settings,
     embed_ahead,
     requests,
     summary,
@@ -139,12 +140,7 @@ async def measure(servers: int, busy: int, queries: int, terms: int, aliases: in
     rng = random.Random(SEED)
     cache = default_cache_dir()
     cache.mkdir(parents=True, exist_ok=True)
-    settings = {
-        "LOG_LEVEL": "WARNING",
-        "COOLDOWN_USES": "1000000",
-        "COOLDOWN_SECONDS": "1",
-        "GLOSSARY_CACHE_DIR": str(cache),
-    }
+    settings = bot_settings(cache)
     result: dict = {"servers": servers, "terms": terms, "aliases": aliases}
     with tempfile.TemporaryDirectory(prefix="scale-bench-") as tmp:
         folder = Path(tmp)
