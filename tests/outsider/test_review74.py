@@ -1,0 +1,60 @@
+"""review74 (tests/outsider/PLAN.md, "review74"): attacks on the ninth session's changes as an
+outsider makes them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.discord_app.app import GlossaryBot
+from bot.glossary.server_terms import ServerTerm
+from bot.storage import Store
+from bot.term_storage import TermChange, change_terms
+
+from .conftest import Scene
+from .test_product70 import _imported
+from .test_review71 import ONE_ENTRY
+
+# Discord's most for an embed's link (openapi.json's RichEmbed.url maxLength): one past it.
+LONG_REFERENCE = "https://example.org/" + "a" * 2029
+
+
+async def _stored(scene: Scene, bot: GlossaryBot, store: Store, *terms: ServerTerm) -> None:
+    """`terms` stored for the scene's server as an older bot may have stored them, then read."""
+    await change_terms(store, scene.guild.id, lambda *_: (TermChange(put=terms), None), 1)
+    bot.state.servers.forget(scene.guild.id)
+    await bot.state.servers.local(scene.guild.id, patient=True)
+
+
+async def test_a_stored_reference_past_discords_length_leaves_the_card_without_its_link(
+    scene: Scene, bot: GlossaryBot, store: Store
+) -> None:
+    """review73 guarded a card's link with `is_web_url`, which took an address of any length:
+    Discord refuses a card whose link is past 2,048 characters, so `/define` of a server term
+    with a longer reference (a file imported before this check) answered no card at all."""
+    term = ServerTerm(
+        id="zorb",
+        title="Zorb",
+        definition="A made-up zorb.",
+        category="Fundamentals",
+        reference=LONG_REFERENCE,
+    )
+    await _stored(scene, bot, store, term)
+    asked = await scene.fake.slash(scene.alice, "define", {"term": "zorb"}, channel=scene.channel)
+    [card] = (await asked.final_message())["embeds"]
+    assert card["title"] == "Zorb", card
+    assert card.get("url") is None, card
+
+
+def test_a_reference_url_past_discords_length_is_a_problem(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`terms import` (and `check`) say so, in one short line, not the 2,000 characters."""
+    monkeypatch.chdir(tmp_path)
+    code, said = _imported(
+        tmp_path, capsys, "ours.toml", ONE_ENTRY + f'reference = "{LONG_REFERENCE}"\n'
+    )
+    assert code == 1, said
+    assert "Reference: reference URL longer than 2,048 characters (2,049)" in said, said
+    assert LONG_REFERENCE not in said
