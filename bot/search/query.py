@@ -753,8 +753,9 @@ def only_framing(name: str) -> bool:
     """Whether `name` holds no term for search: only a question's frame or chat filler ("what
     is", "explain", "pls", "the", "it"), which search leaves out around the term asked ("what
     is zorb", "pls zorb"). A server alias so named is found in "what is it" or "what is that"
-    and offers its term there; `/alias add` and alias imports refuse it."""
-    normalized = normalize(name)
+    and offers its term there; `/alias add` and alias imports refuse it. Read as search reads
+    a message: "# what is" (a heading mark) is "what is"."""
+    normalized = normalize(without_chat_markup(name))
     core = _bare_core(normalized)
     if not core or core in _LEFTOVERS:
         return True

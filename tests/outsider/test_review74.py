@@ -10,9 +10,12 @@ import pytest
 from bot.discord_app.app import GlossaryBot
 from bot.glossary.server_terms import ServerTerm
 from bot.storage import Store
-from bot.term_storage import TermChange, change_terms
+from bot.term_storage import TermChange, change_terms, read_terms
+from tests.discord_app.helpers import define
 
 from .conftest import Scene
+from .test_left47 import moderator_answer
+from .test_outsider69 import import_file
 from .test_product70 import _imported
 from .test_review71 import ONE_ENTRY
 
@@ -58,3 +61,45 @@ def test_a_reference_url_past_discords_length_is_a_problem(
     assert code == 1, said
     assert "Reference: reference URL longer than 2,048 characters (2,049)" in said, said
     assert LONG_REFERENCE not in said
+
+
+# -- Discord markup at a name's start, which search reads away --
+
+
+@pytest.mark.parametrize(
+    ("alias", "read"),
+    [("# zorb", "zorb"), ("-# quux", "quux"), ("1. blorp", "blorp"), ("• plonk", "plonk")],
+)
+async def test_an_alias_search_reads_without_its_markup_is_refused_saying_how(
+    scene: Scene, bot: GlossaryBot, store: Store, alias: str, read: str
+) -> None:
+    """mend73 made search's reading of a heading, subtext or list mark ("# WHAT IS??") the
+    rule for "Suggest it", but `/alias add "# zorb"` answered "Added: “# zorb” now opens LoRA"
+    while `/define # zorb`, the alias typed as added, was "No entry": search reads it as
+    "zorb", which no alias held. Failed before (added, then no card)."""
+    said = await moderator_answer(scene, "alias add", {"alias": alias, "term": "lora"})
+    assert f"(“{alias}” is read as “{read}”)" in said, said
+    assert f"Add “{read}”" in said, said
+    assert await store.aliases(scene.guild.id) == {}
+    said = await moderator_answer(scene, "alias add", {"alias": read, "term": "lora"})
+    assert said.startswith("Added"), said
+    _, answer = await define(scene.fake, scene.bob, alias, scene.channel)
+    assert answer["embeds"][0]["title"] == "LoRA & QLoRA", answer
+
+
+async def test_a_question_s_wording_under_markup_is_no_name_in_any_door(
+    scene: Scene, bot: GlossaryBot, store: Store
+) -> None:
+    """mend73 refused "# what is" as a suggestion (search reads "what is": no term), but
+    `/alias add` and `/term import` took it as a name. Failed before (both added)."""
+    said = await moderator_answer(scene, "alias add", {"alias": "# what is", "term": "lora"})
+    assert "is only the wording of a question" in said, said
+    assert await store.aliases(scene.guild.id) == {}
+    text = (
+        '[[entries]]\ntitle = "# what is"\ncategory = "Fundamentals"\n'
+        'definition = "A made-up thing for a test."\n'
+    )
+    said = await import_file(scene, "ours.toml", text)
+    assert said.startswith("Nothing was imported: 1 problem"), said
+    assert "is only the wording of a question" in said, said
+    assert await read_terms(store, scene.guild.id) == []
