@@ -18,6 +18,7 @@ from .test_left47 import moderator_answer
 from .test_outsider69 import import_file
 from .test_product70 import _imported
 from .test_review71 import ONE_ENTRY
+from .test_review73 import _exported_and_imported_back
 
 # Discord's most for an embed's link (openapi.json's RichEmbed.url maxLength): one past it.
 LONG_REFERENCE = "https://example.org/" + "a" * 2029
@@ -48,6 +49,10 @@ async def test_a_stored_reference_past_discords_length_leaves_the_card_without_i
     [card] = (await asked.final_message())["embeds"]
     assert card["title"] == "Zorb", card
     assert card.get("url") is None, card
+    # The server's own export imports back, the stored reference kept (review73).
+    answer = await _exported_and_imported_back(scene)
+    assert answer.startswith("Nothing changed: the file holds this server's terms"), answer
+    assert await read_terms(store, scene.guild.id) == [term]
 
 
 def test_a_reference_url_past_discords_length_is_a_problem(
