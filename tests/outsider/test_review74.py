@@ -3,13 +3,17 @@ outsider makes them."""
 
 from __future__ import annotations
 
+import asyncio
+import threading
 from pathlib import Path
 
 import pytest
 
 from bot.discord_app.app import GlossaryBot
+from bot.discord_app.cogs import aliases as aliases_cog
 from bot.glossary.server_terms import ServerTerm
-from bot.storage import Store
+from bot.search.local import LocalGlossary
+from bot.storage import AliasRecord, Store
 from bot.term_storage import TermChange, change_terms, read_terms
 from tests.discord_app.helpers import define
 
@@ -108,3 +112,45 @@ async def test_a_question_s_wording_under_markup_is_no_name_in_any_door(
     assert said.startswith("Nothing was imported: 1 problem"), said
     assert "is only the wording of a question" in said, said
     assert await read_terms(store, scene.guild.id) == []
+
+
+# -- /alias list's file, made in a thread while the server changes --
+
+
+async def test_a_listing_s_file_made_while_its_term_is_removed_is_the_listing_s_own(
+    scene: Scene, bot: GlossaryBot, store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """aliaslist73 makes `/alias list`'s file in a thread. A server term removed with its
+    aliases (by another moderator, or another process) while that file is made: the file is
+    the listing's, whole and naming the term as the embed does, and no error. Held."""
+    zorb = ServerTerm(
+        id="zorb", title="Zorb Engine", definition="A made-up zorb.", category="Fundamentals"
+    )
+    await _stored(scene, bot, store, zorb)
+    guild = scene.guild.id
+    for n in range(120):
+        await store.add_alias(guild, f"zorbish {n:03}", f"zorbish {n:03}", "zorb", 4242)
+    building, changed = threading.Event(), threading.Event()
+    line = aliases_cog._alias_line
+
+    def held_line(record: AliasRecord, local: LocalGlossary, *, plain: bool) -> str:
+        if plain and not building.is_set():
+            building.set()
+            assert changed.wait(timeout=30)  # bounded: the test's change below sets it
+        return line(record, local, plain=plain)
+
+    monkeypatch.setattr(aliases_cog, "_alias_line", held_line)
+    handle = await scene.fake.slash(scene.moderator, "alias list", {}, channel=scene.channel)
+    listing = asyncio.create_task(handle.final_message())
+    assert await asyncio.to_thread(building.wait, 30)
+    gone = TermChange(remove=("zorb",), drop_aliases=tuple(f"zorbish {n:03}" for n in range(120)))
+    await change_terms(store, guild, lambda *_: (gone, None), 1)
+    bot.state.servers.forget(guild)
+    await bot.state.servers.local(guild, patient=True)
+    changed.set()
+    message = await listing
+    assert message["embeds"][0]["title"] == "120 aliases in this server", message
+    [attached] = message["attachments"]
+    expected = "".join(f"zorbish {n:03} → Zorb Engine (by user 4242)\n" for n in range(120))
+    assert scene.fake.attachment_bytes(attached) == expected.encode()
+    assert await store.aliases(guild) == {}
