@@ -15,7 +15,7 @@ from bot.glossary.server_terms import ServerTerm
 from bot.search.local import LocalGlossary
 from bot.storage import AliasRecord, Store
 from bot.term_storage import TermChange, change_terms, read_terms
-from tests.discord_app.helpers import define
+from tests.discord_app.helpers import define, embed_of
 
 from .conftest import Scene
 from .test_left47 import moderator_answer
@@ -154,3 +154,35 @@ async def test_a_listing_s_file_made_while_its_term_is_removed_is_the_listing_s_
     expected = "".join(f"zorbish {n:03} → Zorb Engine (by user 4242)\n" for n in range(120))
     assert scene.fake.attachment_bytes(attached) == expected.encode()
     assert await store.aliases(guild) == {}
+
+
+# -- the footer quoting what matched --
+
+ALIAS_AT_CAP = " ".join(["zorbquux"] * 11) + " z"  # 100 characters, as search reads it too
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        f"hey @everyone so what is {ALIAS_AT_CAP} in this context? <@123> `pls` **thx**",
+        f"what is {ALIAS_AT_CAP}\u200b",
+        f"> what is {ALIAS_AT_CAP}",
+    ],
+    ids=["chat-around", "zero-width", "quoted"],
+)
+async def test_a_footer_quoting_an_alias_at_the_cap_quotes_it_whole_and_nothing_else(
+    scene: Scene, bot: GlossaryBot, store: Store, said: str
+) -> None:
+    """product73's footer quotes what matched: an alias at its 100-character cap written in a
+    mention among markup, mentions and a zero-width space is quoted whole, alone, and the card
+    pings nobody. Held."""
+    added = await moderator_answer(scene, "alias add", {"alias": ALIAS_AT_CAP, "term": "lora"})
+    assert added.startswith("Added"), added
+    fake = scene.fake
+    await fake.user_message(scene.alice, scene.channel, f"{fake.bot.mention} {said}")
+    message = await fake.wait_for_channel_message(scene.channel)
+    card = embed_of(message)
+    assert card["title"] == "LoRA & QLoRA", card
+    quoted = f' · matched "{ALIAS_AT_CAP}" as this server\'s alias'
+    assert quoted in card["footer"]["text"], card["footer"]
+    assert all(sent.pings == [] for sent in fake.sent_messages), fake.sent_messages
