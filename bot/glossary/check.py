@@ -167,15 +167,17 @@ def entry_problems(entry: Entry, capped: Collection[str] = ()) -> list[tuple[str
         refusal = text_refusal(getattr(entry, field) or "", field)
         if refusal:
             problems.append((field, refusal))
-    if entry.reference and len(entry.reference) > limits.EMBED_URL:
-        problems.append(("reference", _long_reference(entry.reference)))
-    elif entry.reference and not is_web_url(entry.reference):
-        problems.append(("reference", f"bad reference URL {entry.reference!r}"))
+    refused = reference_problem(entry.reference) if entry.reference else None
+    if refused:
+        problems.append(("reference", refused))
     return problems
 
 
-def _long_reference(url: str) -> str:
-    return f"reference URL longer than {limits.EMBED_URL:,} characters ({len(url):,})"
+def reference_problem(url: str) -> str | None:
+    """What is wrong with a reference URL for a card's link, or None."""
+    if len(url) > limits.EMBED_URL:  # said by its length, not its 2,000 characters
+        return f"reference URL longer than {limits.EMBED_URL:,} characters ({len(url):,})"
+    return None if is_web_url(url) else f"bad reference URL {url!r}"
 
 
 def is_web_url(url: str) -> bool:

@@ -188,7 +188,7 @@ def refused_since(
     term's reference URL no browser opens (a port not a number, no host, a control character),
     and a term's name (frame72) or an alias that is only a question's wording or filler ("what
     is": `only_framing`)."""
-    from bot.glossary.check import is_web_url
+    from bot.glossary.check import reference_problem
     from bot.glossary.name_rules import framing_refusal
     from bot.glossary.problems import Problem
     from bot.search.query import only_framing
@@ -199,11 +199,11 @@ def refused_since(
         Problem(
             "warning",
             where,
-            f"term “{term.title}” (id {term.id!r}): bad reference URL {term.reference!r}, "
-            "stored before such were refused: a new one by `terms import`",
+            f"term “{term.title}” (id {term.id!r}): {refused}, stored before such were "
+            "refused: a new one by `terms import`",
         )
         for term in ordered
-        if term.reference and not is_web_url(term.reference)
+        if term.reference and (refused := reference_problem(term.reference))
     ]
     problems += [
         Problem(

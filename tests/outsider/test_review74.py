@@ -9,16 +9,20 @@ from pathlib import Path
 
 import pytest
 
+from bot.cli import main
 from bot.discord_app.app import GlossaryBot
 from bot.discord_app.cogs import aliases as aliases_cog
 from bot.glossary.server_terms import ServerTerm
 from bot.search.local import LocalGlossary
 from bot.storage import AliasRecord, Store
+from bot.storage.backend import Migrate
+from bot.storage.cli import on_store
 from bot.term_storage import TermChange, change_terms, read_terms
 from tests.discord_app.helpers import define, embed_of
 
 from .conftest import Scene
 from .test_left47 import moderator_answer
+from .test_mend71 import database  # noqa: F401  (the fixture)
 from .test_outsider69 import import_file
 from .test_product70 import _imported
 from .test_review71 import ONE_ENTRY
@@ -186,3 +190,38 @@ async def test_a_footer_quoting_an_alias_at_the_cap_quotes_it_whole_and_nothing_
     quoted = f' · matched "{ALIAS_AT_CAP}" as this server\'s alias'
     assert quoted in card["footer"]["text"], card["footer"]
     assert all(sent.pings == [] for sent in fake.sent_messages), fake.sent_messages
+
+
+def test_check_db_says_a_stored_long_reference_and_a_wording_alias_under_markup(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    database: str,  # noqa: F811  (the fixture)
+) -> None:
+    """`check --db`'s warnings for what a server stored before it was refused: a reference past
+    Discord's 2,048 characters said by its length in one short line, and an alias "# what is"
+    (search reads "what is"). Failed before: neither was named."""
+    term = ServerTerm(
+        id="zorb",
+        title="Zorb",
+        definition="A made-up zorb.",
+        category="Fundamentals",
+        reference=LONG_REFERENCE,
+    )
+
+    async def put(store: Store) -> None:
+        await change_terms(store, 5, lambda *_: (TermChange(put=(term,)), None), 4242)
+        await store.add_alias(5, "# what is", "# what is", "rag", actor_id=1)
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("GLOSSARY_PATHS", "")
+    on_store(database, put, migrate=Migrate.UPGRADE)
+    capsys.readouterr()
+    status = main(["check", "--db", database])
+    said = capsys.readouterr()
+    lines = (said.out + said.err).splitlines()
+    named = [line for line in lines if "(id 'zorb'): reference URL longer than 2,048" in line]
+    assert len(named) == 1, lines
+    assert len(named[0]) < 300, named
+    assert len([line for line in lines if "alias “# what is” is only the wording" in line]) == 1
+    assert status == 0, lines
