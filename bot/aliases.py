@@ -22,7 +22,7 @@ from bot.glossary.name_rules import framing_refusal, markup_refusal, name_refusa
 from bot.glossary.server_terms import ServerTerm, TermProblem
 from bot.search.index import Aliases, SearchIndex
 from bot.search.local import LocalGlossary, compile_local
-from bot.search.query import only_framing, query_core, without_chat_markup
+from bot.search.query import markup_read_away, only_framing, query_core
 from bot.search.server_aliases import ServerAliases, search_keys
 
 MAX_ALIAS_LENGTH = limits.ALIAS
@@ -59,8 +59,8 @@ def check_alias(
         raise AliasRejected(f"An alias can be at most {MAX_ALIAS_LENGTH} characters long{expands}.")
     if only_framing(key):
         raise AliasRejected(framing_refusal(text))
-    read = normalize(without_chat_markup(text))
-    if read != key:
+    read = markup_read_away(text)
+    if read is not None:
         raise AliasRejected(markup_refusal(text, read))
     entry = index.entry(entry_id)
     if entry is None:

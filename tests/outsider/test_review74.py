@@ -192,15 +192,16 @@ async def test_a_footer_quoting_an_alias_at_the_cap_quotes_it_whole_and_nothing_
     assert all(sent.pings == [] for sent in fake.sent_messages), fake.sent_messages
 
 
-def test_check_db_says_a_stored_long_reference_and_a_wording_alias_under_markup(
+def test_check_db_says_a_stored_long_reference_and_aliases_under_markup(
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
     database: str,  # noqa: F811  (the fixture)
 ) -> None:
     """`check --db`'s warnings for what a server stored before it was refused: a reference past
-    Discord's 2,048 characters said by its length in one short line, and an alias "# what is"
-    (search reads "what is"). Failed before: neither was named."""
+    Discord's 2,048 characters said by its length in one short line, an alias "# what is"
+    (search reads "what is") and one "# zorbish" (read "zorbish", never found typed as added).
+    Failed before: none was named."""
     term = ServerTerm(
         id="zorb",
         title="Zorb",
@@ -212,6 +213,7 @@ def test_check_db_says_a_stored_long_reference_and_a_wording_alias_under_markup(
     async def put(store: Store) -> None:
         await change_terms(store, 5, lambda *_: (TermChange(put=(term,)), None), 4242)
         await store.add_alias(5, "# what is", "# what is", "rag", actor_id=1)
+        await store.add_alias(5, "# zorbish", "# zorbish", "rag", actor_id=1)
 
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("GLOSSARY_PATHS", "")
@@ -224,4 +226,7 @@ def test_check_db_says_a_stored_long_reference_and_a_wording_alias_under_markup(
     assert len(named) == 1, lines
     assert len(named[0]) < 300, named
     assert len([line for line in lines if "alias “# what is” is only the wording" in line]) == 1
+    dead = [line for line in lines if "alias “# zorbish” starts with Discord markup" in line]
+    assert len(dead) == 1, lines
+    assert "(“# zorbish” is read as “zorbish”)" in dead[0], dead
     assert status == 0, lines
