@@ -18,7 +18,7 @@ from bot.storage import AliasRecord, Store
 from bot.storage.backend import Migrate
 from bot.storage.cli import on_store
 from bot.term_storage import TermChange, change_terms, read_terms
-from tests.discord_app.helpers import define, embed_of
+from tests.discord_app.helpers import define, download_all, embed_of
 
 from .conftest import Scene
 from .test_left47 import moderator_answer
@@ -121,12 +121,13 @@ async def test_a_question_s_wording_under_markup_is_no_name_in_any_door(
 # -- /alias list's file, made in a thread while the server changes --
 
 
-async def test_a_listing_s_file_made_while_its_term_is_removed_is_the_listing_s_own(
+async def test_a_download_made_while_its_term_is_removed_is_the_click_s_own(
     scene: Scene, bot: GlossaryBot, store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """aliaslist73 makes `/alias list`'s file in a thread. A server term removed with its
-    aliases (by another moderator, or another process) while that file is made: the file is
-    the listing's, whole and naming the term as the embed does, and no error. Held."""
+    """`/alias list`'s **Download all** (product74) makes its file in a thread, from the aliases
+    read when it is clicked. A server term removed with its aliases (by another moderator, or
+    another process) while that file is made: the file is the click's, whole and naming the
+    term as the listing did, and no error. Held (as aliaslist73's listing-time file held)."""
     zorb = ServerTerm(
         id="zorb", title="Zorb Engine", definition="A made-up zorb.", category="Fundamentals"
     )
@@ -134,6 +135,9 @@ async def test_a_listing_s_file_made_while_its_term_is_removed_is_the_listing_s_
     guild = scene.guild.id
     for n in range(120):
         await store.add_alias(guild, f"zorbish {n:03}", f"zorbish {n:03}", "zorb", 4242)
+    handle = await scene.fake.slash(scene.moderator, "alias list", {}, channel=scene.channel)
+    listing = await handle.final_message()
+    assert listing["embeds"][0]["title"] == "120 aliases in this server", listing
     building, changed = threading.Event(), threading.Event()
     line = aliases_cog._alias_line
 
@@ -144,19 +148,15 @@ async def test_a_listing_s_file_made_while_its_term_is_removed_is_the_listing_s_
         return line(record, local, plain=plain)
 
     monkeypatch.setattr(aliases_cog, "_alias_line", held_line)
-    handle = await scene.fake.slash(scene.moderator, "alias list", {}, channel=scene.channel)
-    listing = asyncio.create_task(handle.final_message())
+    download = asyncio.create_task(download_all(scene.fake, scene.moderator, listing))
     assert await asyncio.to_thread(building.wait, 30)
     gone = TermChange(remove=("zorb",), drop_aliases=tuple(f"zorbish {n:03}" for n in range(120)))
     await change_terms(store, guild, lambda *_: (gone, None), 1)
     bot.state.servers.forget(guild)
     await bot.state.servers.local(guild, patient=True)
     changed.set()
-    message = await listing
-    assert message["embeds"][0]["title"] == "120 aliases in this server", message
-    [attached] = message["attachments"]
     expected = "".join(f"zorbish {n:03} → Zorb Engine (by user 4242)\n" for n in range(120))
-    assert scene.fake.attachment_bytes(attached) == expected.encode()
+    assert await download == expected.encode()
     assert await store.aliases(guild) == {}
 
 
