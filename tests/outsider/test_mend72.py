@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 import subprocess
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -173,6 +174,31 @@ def test_an_alias_import_refuses_them_with_the_reason(
     assert stored == {"lol": "rag"}
 
 
+def checked_db(
+    db: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    terms: Sequence[ServerTerm],
+    *aliases: str,
+) -> tuple[int, list[str]]:
+    """`check --db` once server 5 of `db` holds `terms` and `aliases` (each its own
+    wording, of RAG) as an older bot may have stored them: its exit status and lines."""
+
+    async def put(store: Store) -> None:
+        await change_terms(store, 5, lambda *_: (TermChange(put=tuple(terms)), None), 4242)
+        for alias in aliases:
+            await store.add_alias(5, alias, alias, "rag", actor_id=1)
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("GLOSSARY_PATHS", "")
+    on_store(db, put, migrate=Migrate.UPGRADE)
+    capsys.readouterr()
+    status = main(["check", "--db", db])
+    said = capsys.readouterr()
+    return status, (said.out + said.err).splitlines()
+
+
 def test_check_db_lists_bad_references_and_framing_aliases_stored_before(
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
@@ -198,18 +224,7 @@ def test_check_db_lists_bad_references_and_framing_aliases_stored_before(
         for term_id, url in {**bad, "fine": "https://[::1]:8443/page"}.items()
     ]
 
-    async def put(store: Store) -> None:
-        await change_terms(store, 5, lambda *_: (TermChange(put=tuple(terms)), None), 4242)
-        for alias in ("what is", "zorbish"):
-            await store.add_alias(5, alias, alias, "rag", actor_id=1)
-
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.setenv("GLOSSARY_PATHS", "")
-    on_store(database, put, migrate=Migrate.UPGRADE)
-    capsys.readouterr()
-    status = main(["check", "--db", database])
-    said = capsys.readouterr()
-    lines = (said.out + said.err).splitlines()
+    status, lines = checked_db(database, tmp_path, monkeypatch, capsys, terms, "what is", "zorbish")
     for term_id, url in bad.items():
         named = [line for line in lines if f"(id {term_id!r}): bad reference URL" in line]
         assert len(named) == 1, lines

@@ -9,13 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.cli import main
 from bot.discord_app.app import GlossaryBot
 from bot.discord_app.cogs import aliases as aliases_cog
 from bot.search.local import LocalGlossary
 from bot.storage import AliasRecord, Store
-from bot.storage.backend import Migrate
-from bot.storage.cli import on_store
 from bot.term_storage import TermChange, change_terms, read_terms
 from tests.discord_app.helpers import define, download_all, embed_of
 from tests.discord_app.term_commands import made_up, stored_now
@@ -23,6 +20,7 @@ from tests.discord_app.term_commands import made_up, stored_now
 from .conftest import Scene
 from .test_left47 import moderator_answer
 from .test_mend71 import database  # noqa: F401  (the fixture)
+from .test_mend72 import checked_db
 from .test_outsider69 import import_file
 from .test_product70 import _imported
 from .test_review71 import ONE_ENTRY
@@ -189,18 +187,9 @@ def test_check_db_says_a_stored_long_reference_and_aliases_under_markup(
     Failed before: none was named."""
     term = made_up("zorb", reference=LONG_REFERENCE)
 
-    async def put(store: Store) -> None:
-        await change_terms(store, 5, lambda *_: (TermChange(put=(term,)), None), 4242)
-        await store.add_alias(5, "# what is", "# what is", "rag", actor_id=1)
-        await store.add_alias(5, "# zorbish", "# zorbish", "rag", actor_id=1)
-
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.setenv("GLOSSARY_PATHS", "")
-    on_store(database, put, migrate=Migrate.UPGRADE)
-    capsys.readouterr()
-    status = main(["check", "--db", database])
-    said = capsys.readouterr()
-    lines = (said.out + said.err).splitlines()
+    status, lines = checked_db(
+        database, tmp_path, monkeypatch, capsys, [term], "# what is", "# zorbish"
+    )
     named = [line for line in lines if "(id 'zorb'): reference URL longer than 2,048" in line]
     assert len(named) == 1, lines
     assert len(named[0]) < 300, named
