@@ -39,6 +39,7 @@ class ServerAliases:
         "cards",
         "claims",
         "first_words",
+        "found_by",
         "positions",
         "source",
     )
@@ -62,6 +63,9 @@ class ServerAliases:
                 compiled.append(ServerAlias(compact(text), text, position))
         compiled = [a for a in compiled if a.key]
         self.by_key: dict[str, int] = {a.key: a.entry for a in compiled}
+        self.found_by = dict(self.by_key)
+        for alias in compiled:
+            self._found_by_core(alias)
         self._sorted = sorted(compiled, key=lambda a: a.key)
         self._sorted_keys = [a.key for a in self._sorted]
         self.first_words = frozenset(compact(a.text.partition(" ")[0]) for a in compiled)
@@ -107,6 +111,8 @@ class ServerAliases:
         if not added.key:
             return
         self.by_key[added.key] = added.entry
+        self.found_by[added.key] = added.entry
+        self._found_by_core(added)
         at = bisect.bisect_right(self._sorted_keys, added.key)
         self._sorted.insert(at, added)
         self._sorted_keys.insert(at, added.key)
@@ -118,6 +124,14 @@ class ServerAliases:
             held = self.claims.get(key)
             if held is None or (held.key != key and added.key < held.key):
                 self.claims[key] = added
+
+    def _found_by_core(self, alias: ServerAlias) -> None:
+        """Key `alias` by its core too ("the quuxer" -> "quuxer"): search reads a question's
+        "the" away ("what is the quuxer?" asks "quuxer"), and `claims` keeps that key for it,
+        so no other alias or term may take it. An alias's own key wins over another's core."""
+        core = _squeeze(query_core(alias.text))
+        if core and core != alias.key:
+            self.found_by.setdefault(core, alias.entry)
 
     def _position(self, entry_id: str) -> int | None:
         return self.positions.get(self.cards.get(entry_id, entry_id))
