@@ -64,8 +64,8 @@ class ServerAliases:
         compiled = [a for a in compiled if a.key]
         self.by_key: dict[str, int] = {a.key: a.entry for a in compiled}
         self.found_by = dict(self.by_key)
-        for alias in compiled:
-            self._found_by_core(alias)
+        for each in compiled:
+            self._found_by_core(each)
         self._sorted = sorted(compiled, key=lambda a: a.key)
         self._sorted_keys = [a.key for a in self._sorted]
         self.first_words = frozenset(compact(a.text.partition(" ")[0]) for a in compiled)
