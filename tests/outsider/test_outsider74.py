@@ -4,11 +4,23 @@ discord.py client against the fake Discord."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 from bot.discord_app.app import GlossaryBot
 from tests.discord_app.helpers import define, embed_of
 
 from .conftest import Scene
 from .test_left47 import moderator_answer
+
+# The bundled topics JSON cut to its first topic, its topics last, as a moderator's file.
+_BUNDLED = json.loads(
+    (Path(__file__).parents[2] / "data/llm-studio-topics.json").read_text("utf-8")
+)
+ONE_TOPIC = json.dumps(
+    {**{k: v for k, v in _BUNDLED.items() if k != "topics"}, "topics": _BUNDLED["topics"][:1]},
+    indent=1,
+)
 
 THE_ZORBWELL = """
 [[entries]]
@@ -63,3 +75,27 @@ async def test_a_term_titled_with_the_opens_its_card_in_a_question(
     await fake.user_message(scene.alice, scene.channel, f"{fake.bot.mention} what is the zorbwell?")
     posted = await fake.wait_for_channel_message(scene.channel)
     assert embed_of(posted)["title"] == "The Zorbwell", posted
+
+
+async def test_a_hand_edited_json_says_which_slip_breaks_it(scene: Scene, bot: GlossaryBot) -> None:
+    """Failed before: a topics JSON edited by hand the way people do (a comment, a comma after
+    the last item, single quotes) was refused with Python's words alone, "not valid JSON:
+    Expecting value" (line 12), which do not say what to mend. The answer now names the slip,
+    as a TOML file's smart quotes are named."""
+    fake = scene.fake
+    topics = ONE_TOPIC
+    slips = {
+        "// written by hand\n" + topics: "JSON has no comments (this one opens with //)",
+        topics.removesuffix("\n}") + ",\n}": "a comma before this }",
+        topics.removesuffix("]\n}") + ",]\n}": "a comma before this ]",
+        topics.replace('"schemaVersion"', "'schemaVersion'"): "JSON strings take double quotes",
+    }
+    for text, named in slips.items():
+        file = fake.add_attachment("terms.json", text)
+        said = await moderator_answer(scene, "term import", {"file": file, "dry_run": True})
+        assert said.startswith("Nothing was imported"), said
+        assert named in said, (text, said)
+    # The file without a slip is read: the hints come only with an error.
+    file = fake.add_attachment("terms.json", topics)
+    said = await moderator_answer(scene, "term import", {"file": file, "dry_run": True})
+    assert "Would import: 1 added" in said, said
