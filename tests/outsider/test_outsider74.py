@@ -8,7 +8,8 @@ import json
 from pathlib import Path
 
 from bot.discord_app.app import GlossaryBot
-from tests.discord_app.helpers import define, embed_of
+from tests.discord_app.helpers import buttons, define, embed_of, selects
+from tests.resilience.helpers import unhurried
 
 from .conftest import Scene
 from .test_left47 import moderator_answer
@@ -99,3 +100,119 @@ async def test_a_hand_edited_json_says_which_slip_breaks_it(scene: Scene, bot: G
     file = fake.add_attachment("terms.json", topics)
     said = await moderator_answer(scene, "term import", {"file": file, "dry_run": True})
     assert "Would import: 1 added" in said, said
+
+
+TWO_TERMS = """
+[[entries]]
+title = "Zorb Engine"
+definition = "Our engine."
+category = "Fundamentals"
+plain = "It runs our models."
+related = ["kv cache"]
+"""
+QUUX_STORE = """
+[[entries]]
+title = "Quux Store"
+definition = "Our store."
+category = "Fundamentals"
+"""
+GONE = "That entry is no longer in the glossary."
+
+
+async def test_buttons_and_menus_pressed_twice_and_after_their_terms_went(
+    scene: Scene, bot: GlossaryBot
+) -> None:
+    """Holds (outsider74 C3): a card's buttons and Explain terms' menu, pressed twice by another
+    member, give the same private card each time; once the term they open went (an import
+    without it, `/term remove`), they say so in one line; a bundled card's button on a removed
+    term's card still opens; a miss's **Suggest it**, pressed once the name became an alias,
+    names the card it opens and queues nothing."""
+    fake = scene.fake
+    unhurried(fake)
+    both = fake.add_attachment("t.toml", TWO_TERMS + QUUX_STORE)
+    said = await moderator_answer(scene, "term import", {"file": both})
+    assert said.startswith("Imported: 2 added"), said
+    posted = await fake.user_message(scene.bob, scene.channel, "Zorb Engine vs Quux Store")
+    listing = await (
+        await fake.message_command(scene.alice, "Explain terms", posted)
+    ).final_message()
+    (menu,) = selects(listing)
+    assert [o["value"] for o in menu["options"]] == ["zorb-engine", "quux-store"], menu
+    _, card = await define(fake, scene.alice, "Zorb Engine", scene.channel)
+    assert list(buttons(card)) == ["KV Cache", "Plain words"], card
+    _, miss = await define(fake, scene.alice, "blorptastic", scene.channel)
+    assert list(buttons(miss)) == ["Suggest it"], miss
+
+    only_zorb = fake.add_attachment("t2.toml", TWO_TERMS)
+    said = await moderator_answer(scene, "term import", {"file": only_zorb})
+    assert said.startswith("Imported: 0 added, 0 changed, 1 removed"), said
+    said = await moderator_answer(scene, "alias add", {"alias": "blorptastic", "term": "rag"})
+    assert said.startswith("Added"), said
+
+    for value, shown in (("zorb-engine", "Zorb Engine"), ("quux-store", None)):
+        for _ in range(2):
+            picked = await (
+                await fake.select(scene.bob, listing, menu["custom_id"], [value])
+            ).final_message()
+            if shown is None:
+                assert picked["content"] == GONE, picked
+                assert not picked["embeds"], picked
+            else:
+                assert embed_of(picked)["title"] == shown, picked
+    for label, custom_id in buttons(card).items():
+        for _ in range(2):
+            opened = await (await fake.click(scene.bob, card, custom_id)).final_message()
+            assert embed_of(opened)["title"] == (
+                "KV Cache" if label == "KV Cache" else "Zorb Engine"
+            )
+    suggest = await (
+        await fake.click(scene.alice, miss, buttons(miss)["Suggest it"])
+    ).final_message()
+    assert "already in this server's glossary" in suggest["content"], suggest
+    assert "Nothing was queued" in suggest["content"], suggest
+
+    handle = await fake.slash(
+        scene.moderator, "term remove", {"term": "Zorb Engine"}, channel=scene.channel
+    )
+    confirm = await handle.final_message()
+    removed = await fake.click(scene.moderator, confirm, buttons(confirm)["Remove"])
+    (done,) = await removed.followups()
+    assert done["content"] == "Removed “Zorb Engine”.", done
+    after = await (await fake.click(scene.bob, card, buttons(card)["Plain words"])).final_message()
+    assert after["content"] == GONE, after
+    after = await (await fake.click(scene.bob, card, buttons(card)["KV Cache"])).final_message()
+    assert embed_of(after)["title"] == "KV Cache", after
+
+
+async def test_explain_terms_on_messages_of_every_kind(scene: Scene, bot: GlossaryBot) -> None:
+    """Holds (outsider74 C2): Explain terms on an embed alone, its forward, a message of only a
+    code block, a 4,000-character Nitro message that names a term at its end, and a paste sent
+    as message.txt alone: the terms each holds, or, for the file, a line naming it."""
+    fake = scene.fake
+    unhurried(fake)
+    channel = scene.channel
+    embedded = await fake.user_message(
+        scene.bob, channel, "", embeds=[{"title": "RAG", "description": "about kv cache"}]
+    )
+    posts = {
+        "embed": embedded,
+        "forward": await fake.user_message(scene.alice, channel, "", forward_of=embedded),
+        "code": await fake.user_message(scene.bob, channel, "```py\nrag = build_rag()\n```"),
+        "nitro": await fake.user_message(scene.bob, channel, "lorem ipsum " * 330 + "kv cache"),
+    }
+    assert len(posts["nitro"]["content"]) <= 4000
+    for kind, post in posts.items():
+        listing = await (
+            await fake.message_command(scene.alice, "Explain terms", post)
+        ).final_message()
+        assert listing["embeds"], (kind, listing)
+        described = embed_of(listing)["description"]
+        if kind != "code":
+            assert "**KV Cache**" in described, (kind, listing)
+        if kind != "nitro":
+            assert "**Retrieval-Augmented Generation (RAG)**" in described, (kind, listing)
+    pasted = fake.add_attachment("message.txt", "what is rag", channel=channel)
+    post = await fake.user_message(scene.bob, channel, "", attachments=[pasted])
+    told = await (await fake.message_command(scene.alice, "Explain terms", post)).final_message()
+    assert "message.txt" in told["content"], told
+    assert not told["embeds"], told
