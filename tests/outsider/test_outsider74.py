@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 from bot.discord_app.app import GlossaryBot
+from bot.search.server_aliases import ServerAliases
 from tests.discord_app.helpers import buttons, define, embed_of, selects
 from tests.resilience.helpers import unhurried
 
@@ -216,3 +217,23 @@ async def test_explain_terms_on_messages_of_every_kind(scene: Scene, bot: Glossa
     told = await (await fake.message_command(scene.alice, "Explain terms", post)).final_message()
     assert "message.txt" in told["content"], told
     assert not told["embeds"], told
+
+
+def test_an_alias_grown_in_place_is_found_by_its_core_too() -> None:
+    """`aliases import` grows one set line by line (`ServerAliases.add`): "the quuxer" added
+    so is found by "quuxer" as one compiled with the set is, its own key winning over another
+    alias's core, and `by_key` (what Explain terms reads, and the count) holds only own keys."""
+    positions = {"rag": 0, "lora": 1}
+    grown = ServerAliases({}, positions)
+    grown.add("the quuxer", "rag")
+    grown.add("quuxer", "lora")
+    compiled = ServerAliases({"the quuxer": "rag", "quuxer": "lora"}, positions)
+    for aliases in (grown, compiled):
+        assert aliases.found_by == {"thequuxer": 0, "quuxer": 1}
+        assert aliases.by_key == {"thequuxer": 0, "quuxer": 1}
+    grown = ServerAliases({"zorb": "lora"}, positions)
+    assert grown.found_by is grown.by_key  # no alias with a core of its own: one map
+    grown.add("the quuxer", "rag")
+    assert grown.found_by == {"zorb": 1, "thequuxer": 0, "quuxer": 0}
+    assert grown.by_key == {"zorb": 1, "thequuxer": 0}
+    assert len(grown) == 2
