@@ -170,6 +170,15 @@ def framing_refusal(text: str, as_what: str = "an alias", read: str | None = Non
     )
 
 
+def markup_refusal(text: str, read: str) -> str:
+    """Why an alias that starts with Discord markup search reads away (a heading, subtext or
+    list mark: "# zorb" is read as "zorb") is refused: typed as added, it would find nothing."""
+    return (
+        f"“{text}” starts with Discord markup that search reads away (“{text}” is read as "
+        f"“{read}”), so typed as added it would find no alias. Add “{read}”."
+    )
+
+
 def text_refusal(text: str, subject: str = "The text") -> str | None:
     """Why `text` cannot be a term's prose (definition, boundary, summary...), or None: it shows
     on a card as written, so it may not hide or turn text around (controls, zero-width and
