@@ -60,6 +60,13 @@ def buttons(message: JSON) -> dict[str, str]:
     return {c["label"]: c["custom_id"] for c in components(message) if c["type"] == 2}
 
 
+async def download_all(fake: FakeDiscord, user: FakeUser, listing: JSON) -> bytes:
+    """`/alias list`'s **Download all** clicked: the file it sends, whole."""
+    clicked = await fake.click(user, listing, buttons(listing)["Download all"])
+    [attached] = (await clicked.final_message())["attachments"]
+    return fake.attachment_bytes(attached)
+
+
 def selects(message: JSON) -> list[JSON]:
     return [c for c in components(message) if c["type"] == 3]
 
