@@ -103,7 +103,7 @@ from bot.search.query import (
     asks_nothing,
     asks_what_described,
     asks_what_mentioned_is,
-    clauses_of,
+    clauses_asking,
     compared,
     compared_sides,
     contrast_only,
@@ -880,11 +880,7 @@ class SearchIndex:
             alone = [t for t in (unframed, unvoiced, asked_alone) if t is not None]
             # the texts read alone cut to the rows a long message leaves ("speed52")
             riding = [meant, *alone]
-            # a long message that writes no name is read a clause at a time too, each clause
-            # whole, on the same pass (a clause naming Python in passing would confirm the name)
-            long = len(normalized) >= CLAUSED_CHARS and not written
-            phrases = clauses_of(without_chat_markup(query[:MAX_QUERY])) if long else []
-            phrases = phrases if len(phrases) > 1 else []
+            phrases = self._voting_clauses(query, normalized, written, names_in)
             embedded = (
                 semantic.encoder.encode_queries(riding, fit=True, uncut=phrases)
                 if len(semantic)
@@ -1327,6 +1323,26 @@ class SearchIndex:
         setting = list({f.entry for f in found if label[f]} - plain - {lead})
         if setting:  # still offered where nothing else is: a choice, not "no entry"
             pool.cap(setting, max(_setting_score(pool, similar, setting), SUGGEST_SCORE))
+
+    def _voting_clauses(
+        self, query: str, normalized: str, written: Sequence[tuple[int, int]], names_in: NamesIn
+    ) -> list[str]:
+        """The clauses a long message is also read by, each whole, on the text's own pass (none
+        for a shorter text or one of a single clause). Where the text writes a name, only in
+        clauses that ask nothing ("we serve with vllm on a few cards, ... what is that called"),
+        the clauses holding none vote: a clause naming vLLM in passing would confirm the name.
+        A name written in a clause that asks is its subject ("what is a kv cache? ..." and
+        chat): no vote, the whole text's reading stands."""
+        if len(normalized) < CLAUSED_CHARS:
+            return []
+        read = clauses_asking(without_chat_markup(query[:MAX_QUERY]))
+        if written:
+            named = [asks for clause, asks in read if names_in(clause)]
+            if any(named):
+                return []
+            read = [(clause, asks) for clause, asks in read if not names_in(clause)]
+        phrases = [clause for clause, _ in read]
+        return phrases if len(phrases) > 1 else []
 
     def _names_in(self, text: str) -> tuple[Found, ...]:
         """The names written in `text` as a search box reads them: acronyms in any case, no
