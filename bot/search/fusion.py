@@ -65,12 +65,6 @@ CLAUSE_FLOOR = 0.35
 # no card: 28 right cards more, 3 wrong, no off-topic one; bench/results/semantic.md
 # "longcard72").
 CLAUSED_AGREED_COSINE = 0.45
-# A shorter text, from CLAUSED_SHORT_CHARS, that writes no name is read by its clauses too; its
-# first on that scale is its card from CLAUSED_SHORT_AGREED_COSINE (the tuning slices' rows of
-# 150-249 characters: every such card right from 0.458, none carded under; bench/results/
-# semantic.md "long74").
-CLAUSED_SHORT_CHARS = 150
-CLAUSED_SHORT_AGREED_COSINE = 0.45
 # ... or, from the same cosine and at any lead, when the description stage puts the same entry
 # first by this much over its second: the words and the meaning agree on it (desc20's agreement
 # at any lexical lead from cosine 0.5 was reverted; this lead keeps two entries that share the
@@ -151,7 +145,7 @@ def fuse(
     long_description: bool = False,
     described_first: int | None = None,
     unnamed: bool = False,
-    claused: int = 0,
+    claused: bool = False,
     field: float = 0.0,
 ) -> None:
     """Fold the semantic stage's best entries (position, cosine), best first, into `pool`.
@@ -164,9 +158,8 @@ def fuse(
     `long_description`: the text is a long description (`long_lead`), `described_first` the
     description stage's clear first (`DESCRIBED_LEAD`). `unnamed`: the text writes no entry's
     name and asks about none, so a clear semantic leader the words found is its card
-    (`unnamed_lead`). `claused`: the normalised length of a long text whose `similar` is its
-    clause-averaged ranking, whose first the lexical stages' first confirms (`claused_agreed`);
-    0 for a text not read by its clauses. `field`: the text's cosine to
+    (`unnamed_lead`). `claused`: `similar` is a long text's clause-averaged ranking, whose first
+    the lexical stages' first confirms (`CLAUSED_AGREED_COSINE`). `field`: the text's cosine to
     the field as a whole (`words_agree`)."""
     ranked = pool.ranked()
     lexical_best = ranked[0][0] if ranked else None
@@ -189,7 +182,7 @@ def fuse(
         semantic[similar[0][0]] = max(semantic[similar[0][0]], MATCH_SCORE)
     if words_agree(similar, ranked[0] if ranked else None, field):
         semantic[similar[0][0]] = max(semantic[similar[0][0]], MATCH_SCORE)
-    if claused and claused_agreed(similar, lexical_best, claused):
+    if claused and claused_agreed(similar, lexical_best):
         semantic[similar[0][0]] = max(semantic[similar[0][0]], MATCH_SCORE)
     for entry, lexical in list(pool.by_entry.items()):
         if entry not in semantic and lexical.strategy in PENALIZED:
@@ -245,14 +238,12 @@ def long_lead(similar: Sequence[tuple[int, float]], described_first: int | None 
     return cosine >= LONG_COSINE and (lead >= LONG_LEAD or first == described_first)
 
 
-def claused_agreed(
-    similar: Sequence[tuple[int, float]], lexical_best: int | None, chars: int = CLAUSED_CHARS
-) -> bool:
-    """Does a long text's clause-averaged first reach `CLAUSED_AGREED_COSINE` (for a text of
-    `chars` under `CLAUSED_CHARS`, `CLAUSED_SHORT_AGREED_COSINE`), where the lexical stages put
-    the same entry first (the words confirm what the clauses vote for)?"""
-    floor = CLAUSED_AGREED_COSINE if chars >= CLAUSED_CHARS else CLAUSED_SHORT_AGREED_COSINE
-    return bool(similar) and similar[0][0] == lexical_best and similar[0][1] >= floor
+def claused_agreed(similar: Sequence[tuple[int, float]], lexical_best: int | None) -> bool:
+    """Does a long text's clause-averaged first reach `CLAUSED_AGREED_COSINE`, where the lexical
+    stages put the same entry first (the words confirm what the clauses vote for)?"""
+    return (
+        bool(similar) and similar[0][0] == lexical_best and similar[0][1] >= CLAUSED_AGREED_COSINE
+    )
 
 
 def unnamed_lead(similar: Sequence[tuple[int, float]], pool: Pool) -> bool:

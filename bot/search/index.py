@@ -52,7 +52,6 @@ from bot.search.fusion import (
     AGREEMENT_FLOOR,
     CLAUSE_FLOOR,
     CLAUSED_CHARS,
-    CLAUSED_SHORT_CHARS,
     DESCRIBED_LEAD,
     DESCRIBED_REST,
     LONG_WORDS,
@@ -1012,7 +1011,7 @@ class SearchIndex:
                 long_description=long_description,
                 described_first=described_first,
                 unnamed=fused.unnamed,
-                claused=len(normalized) if fused.claused else 0,
+                claused=fused.claused,
                 field=fused.field,
             )
             if source is not None:  # offered beside the target, never its card
@@ -1335,9 +1334,8 @@ class SearchIndex:
         clauses that ask nothing ("we serve with vllm on a few cards, ... what is that called"),
         the clauses holding none vote: a clause naming vLLM in passing would confirm the name.
         A name written in a clause that asks is its subject ("what is a kv cache? ..." and
-        chat): no vote, the whole text's reading stands. A text writing no name is read so from
-        `CLAUSED_SHORT_CHARS`."""
-        if len(normalized) < (CLAUSED_CHARS if written else CLAUSED_SHORT_CHARS):
+        chat): no vote, the whole text's reading stands."""
+        if len(normalized) < CLAUSED_CHARS:
             return []
         read = clauses_asking(without_chat_markup(query[:MAX_QUERY]))
         if written:

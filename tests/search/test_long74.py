@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from bot.glossary.keys import normalize
 from bot.search import SearchIndex
-from bot.search.fusion import CLAUSED_CHARS, CLAUSED_SHORT_CHARS
+from bot.search.fusion import CLAUSED_CHARS
 from bot.search.index import MAX_QUERY
 from bot.search.query import clauses_asking, clauses_of
 
@@ -142,17 +142,3 @@ def test_a_name_in_the_asking_clause_is_its_subject_no_vote(bundled_index: Searc
     result = bundled_index.search(ASKED)
     assert result.entry is not None, result
     assert result.entry.id == "kv-cache", result
-
-
-def test_a_shorter_text_is_read_by_its_clauses_only_where_it_writes_no_name(
-    bundled_index: SearchIndex,
-) -> None:
-    plain = (
-        "my cousin keeps talking about this. you keep a slice of the data the model never "
-        "sees while training, and only look at it once at the very end. what's that called"
-    )
-    named = plain.replace("my cousin keeps talking about this", "we train everything in pytorch")
-    for text in (plain, named):
-        assert CLAUSED_SHORT_CHARS <= len(normalize(text)) < CLAUSED_CHARS
-    assert _voting(bundled_index, plain) == clauses_of(plain)
-    assert _voting(bundled_index, named) == []
