@@ -1332,7 +1332,8 @@ class SearchIndex:
         """The clauses a long message is also read by, each whole, on the text's own pass (none
         for a shorter text or one of a single clause). Where the text writes a name, only in
         clauses that ask nothing ("we serve with vllm on a few cards, ... what is that called"),
-        the clauses holding none vote: a clause naming vLLM in passing would confirm the name.
+        each clause votes without the names in it: a clause naming vLLM in passing would confirm
+        the name, and the rest of it may still describe what is meant.
         A name written in a clause that asks is its subject ("what is a kv cache? ..." and
         chat): no vote, the whole text's reading stands."""
         if len(normalized) < CLAUSED_CHARS:
@@ -1342,8 +1343,8 @@ class SearchIndex:
             named = [asks for clause, asks in read if names_in(clause)]
             if any(named):
                 return []
-            read = [(clause, asks) for clause, asks in read if not names_in(clause)]
-        phrases = [clause for clause, _ in read]
+        phrases = [_without_names(clause, names_in(clause)) for clause, _ in read]
+        phrases = [phrase for phrase in phrases if phrase]
         return phrases if len(phrases) > 1 else []
 
     def _names_in(self, text: str) -> tuple[Found, ...]:
@@ -2458,6 +2459,16 @@ class SearchIndex:
 
 
 _POINTS_BACK = re.compile(r"\b(?:it|them)\b", re.IGNORECASE)
+
+
+def _without_names(clause: str, found: Sequence[Found]) -> str:
+    """`clause` with the names `found` in it left out: the rest still describes ("a small
+    gpt-2-level model supervised gpt-4 and the student beat it")."""
+    kept, at = [], 0
+    for each in sorted(found, key=lambda f: f.start):
+        kept.append(clause[at : each.start])
+        at = max(at, each.end)
+    return " ".join(" ".join([*kept, clause[at:]]).split())
 
 
 def _voted_where_moved(

@@ -5,8 +5,9 @@ card must stay; 15 "setting" write another entry's name only in a clause that as
 describe the meant entry elsewhere. long74_probes.tsv was written from the entry ids and general
 knowledge before any search run on the branch or reading data/ or the code. On main d417d84e:
 7 of 10 asked, 5 of 15 setting carded, no wrong card. With `SearchIndex._voting_clauses`'s vote
-for a text whose names stand only in clauses asking nothing: 7 of 10, 7 of 15 (+ chain of
-thought, autoregressive generation), no wrong card (bench/results/semantic.md "long74")."""
+for a text whose names stand only in clauses asking nothing (each clause without its names):
+7 of 10, 6 of 15 (+ autoregressive generation), no wrong card (bench/results/semantic.md
+"long74")."""
 
 from __future__ import annotations
 
@@ -64,6 +65,11 @@ STILL_FAILING = {
     "slide is the term for the promise we make customers, like ninety nine point nine "
     "percent of replies come back within two seconds each month, and if we miss it we owe "
     "them credits. what's that target called",
+    # chain-of-thought (setting; carded while the vote left the named clause out whole)
+    "in my company we make the chatbot with llama and it answer good. but my colleague say "
+    "it is better when the model first write the steps of thinking one by one before it "
+    "give the final answer, for the maths questions especially. how do you call this "
+    "technique please",
     # knowledge-distillation (setting)
     "heard on a podcast that they moved the whole thing onto tpu pods, fine, whatever. the "
     "part that stuck with me: a small student model learns by copying the soft answers of a"
@@ -95,7 +101,8 @@ test_the_probes_are_the_ones_written = PROBES.counted({"asked": 10, "setting": 1
 
 
 # The vote's clauses (`SearchIndex._voting_clauses`): a long message writing a name only in
-# clauses that ask nothing is read by its other clauses; one asking about the name is not.
+# clauses that ask nothing is read by its clauses, each without the names; one asking about the
+# name is not read by its clauses.
 SETTING = (
     "we switched our support bot to vllm last month and it has been fine, the team is happy. "
     "the thing i mean is when the server slots new requests in as soon as an old one finishes, "
@@ -127,13 +134,16 @@ def _voting(index: SearchIndex, text: str) -> list[str]:
     return index._voting_clauses(text, normalized, written, index._names_in)
 
 
-def test_a_name_written_only_in_passing_leaves_its_clause_out_of_the_vote(
+def test_a_name_written_only_in_passing_is_left_out_of_its_clause_s_vote(
     bundled_index: SearchIndex,
 ) -> None:
-    voting = _voting(bundled_index, SETTING)
     assert len(normalize(SETTING)) >= CLAUSED_CHARS
-    assert voting == [c for c in clauses_of(SETTING[:MAX_QUERY]) if "vllm" not in c]
-    assert len(voting) > 1
+    clauses = clauses_of(SETTING[:MAX_QUERY])
+    assert clauses[0] == "we switched our support bot to vllm last month and it has been fine"
+    assert _voting(bundled_index, SETTING) == [
+        "we switched our support bot to last month and it has been fine",
+        *clauses[1:],
+    ]
 
 
 def test_a_name_in_the_asking_clause_is_its_subject_no_vote(bundled_index: SearchIndex) -> None:
