@@ -1,13 +1,15 @@
-"""dev27 and test35 (relevance_blind57.md / 58.md) by shape: totals only.
+"""A described-then-asked pair by shape: totals only. `--pair 73` (the default): dev27 and
+test35 (relevance_blind57.md / 58.md); `--pair 74`: dev28 and test36 (relevance_blind59.md / 60.md).
 
-    OPENBLAS_NUM_THREADS=1 python bench/blind73_shapes.py [--misses]
+    OPENBLAS_NUM_THREADS=1 python bench/blind73_shapes.py [--pair 73|74] [--misses]
 
 The files are in block order (the .md files say so and test_relevance_blind_file checks it):
-one description per entry naming nothing of it (4-9, 10-25, 26-60 words, mixed), then the
-questions (naming no word of the entry's title, id or acronym, or naming it), then 50 off-topic
-rows (25 near-misses using an entry's word in another field's sense, 15 plain programming /
-cloud / web / crypto questions, 10 far fields). test35 is held out: its shapes' totals are
-printed, never its rows; --misses lists dev27's only.
+one description per entry (blind73: 4-9, 10-25, 26-60 words; blind74: 4-9, 10-25, 26-45), then
+the questions (naming no word of the entry's title, id or acronym, or naming it), then the
+off-topic rows in blocks (blind73: 25 near-misses using an entry's word in another field's
+sense, 15 plain programming / cloud / web / crypto questions, 10 far fields; blind74: 20 using a
+word AI/ML also uses in its own sense, 40 plain neighbouring-field questions). The held-out file
+(test35, test36) gets its shapes' totals, never its rows; --misses lists the tuning slice's only.
 """
 
 from __future__ import annotations
@@ -15,20 +17,42 @@ from __future__ import annotations
 import argparse
 import re
 import sys
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.slice_shapes import band, by_block, print_by_shape  # noqa: E402
 from bot.glossary import Glossary, load_glossary  # noqa: E402
 from bot.search import SearchIndex  # noqa: E402
-from bot.search.relevance import Case, evaluate_slices, format_sliced, load_cases  # noqa: E402
+from bot.search.relevance import Case  # noqa: E402
 
-SETS = ("relevance_blind57.tsv", "relevance_blind58.tsv")
-TUNING = {"dev27"}
-OFF_TOPIC = (("o near", 25), ("o plain", 15), ("o far", 10))
-BANDS = ((9, "c 4-9w"), (25, "c 10-25w"), (60, "c 26-60w"))
+
+@dataclass(frozen=True)
+class Pair:
+    """A pair's two files, its tuning slice, off-topic blocks in file order, description bands."""
+
+    sets: tuple[str, str]
+    tuning: str
+    off_topic: tuple[tuple[str, int], ...]
+    bands: tuple[tuple[int, str], ...]
+
+
+PAIRS = {
+    "73": Pair(
+        ("relevance_blind57.tsv", "relevance_blind58.tsv"),
+        "dev27",
+        (("o near", 25), ("o plain", 15), ("o far", 10)),
+        ((9, "c 4-9w"), (25, "c 10-25w"), (60, "c 26-60w")),
+    ),
+    "74": Pair(
+        ("relevance_blind59.tsv", "relevance_blind60.tsv"),
+        "dev28",
+        (("o own sense", 20), ("o plain", 40)),
+        ((9, "c 4-9w"), (25, "c 10-25w"), (45, "c 26-45w")),
+    ),
+}
 # Words too common to count as naming an entry ("Mixture of Experts", "LoRA & QLoRA").
 FILLER = {"a", "an", "and", "for", "from", "in", "of", "on", "the", "to", "with"}
 
@@ -43,41 +67,34 @@ def names(glossary: Glossary, entry_id: str) -> set[str]:
     return words(" ".join(filter(None, (entry.title, entry_id, entry.acronym)))) - FILLER
 
 
-def shaped(cases: list[Case], glossary: Glossary) -> list[Case]:
+def shaped(cases: list[Case], glossary: Glossary, pair: Pair) -> list[Case]:
     """The set's rows with their shape as kind (off-topic blocks as `<slice>/<block>` slices,
     since the report counts off-topic rows by slice)."""
     out: list[Case] = []
-    for case in cases[:-50]:
+    off_topic = sum(count for _, count in pair.off_topic)
+    for case in cases[:-off_topic]:
         if case.kind == "description":
-            band = next(b for top, b in BANDS if len(case.query.split()) <= top)
-            out.append(replace(case, kind=band))
+            out.append(replace(case, kind=band(case, pair.bands)))
         else:
             assert case.expected is not None
             named = words(case.query) & names(glossary, case.expected)
             out.append(replace(case, kind="q named" if named else "q unnamed"))
-    start = len(cases) - 50
-    for block, count in OFF_TOPIC:
-        out += [replace(c, slice=f"{c.slice}/{block}") for c in cases[start : start + count]]
-        start += count
-    return out
+    return out + by_block(cases[-off_topic:], pair.off_topic, off_topic=True)
 
 
 def main() -> int:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--misses", action="store_true", help="list dev27's misses by shape")
+    parser.add_argument("--pair", choices=sorted(PAIRS), default="73")
+    parser.add_argument(
+        "--misses", action="store_true", help="list the tuning slice's misses by shape"
+    )
     args = parser.parse_args()
+    pair = PAIRS[args.pair]
     glossary = load_glossary()
     index = SearchIndex.build(glossary)
-    for name in SETS:
-        cases = load_cases(ROOT / "tests/search" / name)
-        reports = evaluate_slices(index, shaped(cases, glossary))
-        print(f"== {name}")
-        print(format_sliced(reports))
-        if args.misses:
-            for part, report in reports.items():
-                if part.split("/")[0] in TUNING:
-                    print(f"-- misses, {part}")
-                    print("\n".join(f"  {miss}" for miss in report.misses))
+    print_by_shape(
+        index, pair.sets, lambda _, cases: shaped(cases, glossary, pair), {pair.tuning}, args.misses
+    )
     return 0
 
 

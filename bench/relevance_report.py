@@ -1,6 +1,6 @@
 """Relevance of the full search on every set, per slice and kind (the README's figures).
 
-    python bench/relevance_report.py [--misses dev,calib,dev2,dev3,dev4,dev5,dev6,dev7,dev8,dev9,dev10,dev11,dev12,dev13,dev14,dev15,dev16,dev17,dev18,dev19,dev20,dev21,dev22,dev23,dev24,dev25,dev26,dev27] [--lexical]
+    python bench/relevance_report.py [--misses dev,calib,dev2,dev3,dev4,dev5,dev6,dev7,dev8,dev9,dev10,dev11,dev12,dev13,dev14,dev15,dev16,dev17,dev18,dev19,dev20,dev21,dev22,dev23,dev24,dev25,dev26,dev27,dev28] [--lexical]
 
 Sets: `tests/search/relevance.tsv` (old, written with the matcher), `relevance_blind.tsv` (dev /
 calib / test slices), `relevance_blind2.tsv` (slice `test2`, written later from titles alone,
@@ -174,6 +174,16 @@ field's sense, 15 plain programming / cloud / web / crypto questions, 10 far fie
 `relevance_blind58.tsv` (one slice, `test35`, held out, the other half in the same shapes in
 other voices: a ferry mechanic, an organ builder, a farrier, an orchardist, a tailor; written
 right after dev27),
+`relevance_blind59.tsv` (one slice, `dev28`, to tune on, half the glossary split by the md5 of
+"74:" + id, alternately within each category, the first to dev28: one description per entry (a
+third each of 4-9, 10-25 and 26-45 words, most naming nothing of it) and one chat question per
+entry (half naming it), from a typesetter, a welder, an elevator technician, a crossword setter,
+a medical transcriptionist, beginners, managers, students, ops engineers; 60 off-topic chat
+questions from cloud, web, crypto, programming, databases and networking, 20 of them using a
+word AI/ML also uses in its own sense),
+`relevance_blind60.tsv` (one slice, `test36`, held out, the other half in the same shapes in
+other voices: a chimney sweep, a glazier, a luthier, a lifeguard, a hotel concierge; written
+right after dev28),
 `relevance_everyday2.tsv` (one slice, `everyday2`, to tune on: off-topic messages from Discord
 servers not about AI using the everyday senses of the field's words, so that new phrasings
 bringing such words into the glossary show up on tuning data),
@@ -183,7 +193,7 @@ and `everyday_probes.tsv` (entry names in
 their everyday sense and ML questions using them: slice `everyday` to tune on,
 `everyday-check` held apart) and `chat_style_probes.tsv` (questions typed the way people write
 in a Discord chat: slice `chat` to tune on, `chat-check` held apart).
-Misses are printed only for the slices named (never test, test2 to test35, everyday-check or
+Misses are printed only for the slices named (never test, test2 to test36, everyday-check or
 chat-check: they are reported, not tuned on). Last line JSON.
 """
 
@@ -269,6 +279,8 @@ SETS = (
     "relevance_blind56.tsv",
     "relevance_blind57.tsv",
     "relevance_blind58.tsv",
+    "relevance_blind59.tsv",
+    "relevance_blind60.tsv",
     "relevance_everyday2.tsv",
     "relevance_everyday3.tsv",
     "everyday_probes.tsv",
@@ -310,6 +322,7 @@ HELD_OUT = {
     "test33",
     "test34",
     "test35",
+    "test36",
     "everyday-check",
     "chat-check",
 }
@@ -349,7 +362,7 @@ def main() -> int:
         "--misses",
         default="",
         help=(
-            "slices whose misses to list (dev, calib, dev2 to dev27, everyday, everyday2, everyday3, "
+            "slices whose misses to list (dev, calib, dev2 to dev28, everyday, everyday2, everyday3, "
             "chat)"
         ),
     )

@@ -755,6 +755,15 @@ def read_alone(name: str) -> str:
     return query_core(normalize(name))
 
 
+def markup_read_away(name: str) -> str | None:
+    """How search reads a name that starts with Discord markup it reads away (a heading,
+    subtext or list mark: "# zorb" is "zorb"), or None where it reads the name as written
+    (normalised). An alias so written would never be found typed as added."""
+    written = normalize(name)
+    read = normalize(without_chat_markup(name))
+    return read if read != written else None
+
+
 # A made-up term put beside a name to see whether search leaves the name out (`only_framing`).
 _PROBE_TERM = "zorbquux"
 
@@ -763,8 +772,9 @@ def only_framing(name: str) -> bool:
     """Whether `name` holds no term for search: only a question's frame or chat filler ("what
     is", "explain", "pls", "the", "it"), which search leaves out around the term asked ("what
     is zorb", "pls zorb"). A server alias so named is found in "what is it" or "what is that"
-    and offers its term there; `/alias add` and alias imports refuse it."""
-    normalized = normalize(name)
+    and offers its term there; `/alias add` and alias imports refuse it. Read as search reads
+    a message: "# what is" (a heading mark) is "what is"."""
+    normalized = normalize(without_chat_markup(name))
     core = _bare_core(normalized)
     if not core or core in _LEFTOVERS:
         return True
