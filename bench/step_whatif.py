@@ -38,9 +38,16 @@ def outcome(case: Case, result: SearchResult) -> str:
     return "right" if case.accepts(card) else "wrong"
 
 
-def main(step_name: str, may_touch: re.Pattern[str]) -> None:
+def unchanged(self, result, *rest):  # type: ignore[no-untyped-def]
+    """A step taking the result first, as it is where the step does nothing."""
+    return result
+
+
+def main(step_name: str, may_touch: re.Pattern[str], without=unchanged) -> None:  # type: ignore[no-untyped-def]
     """The what-if of `SearchIndex.<step_name>`, a step taking the result first and returning it
-    (the same object) where it does nothing, over the rows whose lowered text `may_touch` finds."""
+    (the same object) where it does nothing, over the rows whose lowered text `may_touch` finds.
+    A step of another shape (`_voting_clauses`: which clauses vote) passes `without`, the step
+    as main has it, called with the same arguments: the step fired where the two differ."""
     parser = argparse.ArgumentParser()
     parser.add_argument("--slices", default="", help="only these slices (default: all)")
     only = set(filter(None, parser.parse_args().slices.split(",")))
@@ -54,9 +61,10 @@ def main(step_name: str, may_touch: re.Pattern[str]) -> None:
     step = getattr(SearchIndex, step_name)
     fired: list[bool] = []
 
-    def watched(self, result, *rest):  # type: ignore[no-untyped-def]
-        after = step(self, result, *rest)
-        fired.append(after is not result)
+    def watched(self, *args):  # type: ignore[no-untyped-def]
+        after = step(self, *args)
+        before = without(self, *args)
+        fired.append(after is not before and after != before)
         return after
 
     setattr(SearchIndex, step_name, watched)
@@ -66,7 +74,7 @@ def main(step_name: str, may_touch: re.Pattern[str]) -> None:
         ruled = index.search(case.query)
         if not any(fired):
             continue
-        setattr(SearchIndex, step_name, lambda self, result, *rest: result)
+        setattr(SearchIndex, step_name, without)
         plain = index.search(case.query)
         setattr(SearchIndex, step_name, watched)
         before, after = outcome(case, plain), outcome(case, ruled)
