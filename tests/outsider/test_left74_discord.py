@@ -33,3 +33,15 @@ async def test_a_miss_typed_with_a_direction_control_is_the_text_search_read(
     assert answer["content"].startswith("No entry for “gar”."), answer
     assert "Suggest it" not in buttons(answer), answer
     assert [(m.query, m.count) for m in misses] == [("gar", 2)], misses
+
+
+@pytest.mark.parametrize("typed", ["> # zorblax", "# zorblax", "- zorblax", "1. zorblax"])
+async def test_no_entry_quotes_a_leading_mark_as_typed_without_a_backslash(
+    typed: str, scene: Scene, start_bot: StartBot, store: Store
+) -> None:
+    """outsider74: `/define > # rag` echoed “\\> # rag”: the escape a quote, heading or list
+    mark needs at a line's start only, and in the answer the “ stands before it. What was
+    typed is quoted as typed (`shown_as_typed`)."""
+    async with start_bot(store):
+        _, answer = await define(scene.fake, scene.alice, typed, scene.channel)
+    assert answer["content"].startswith(f"No entry for “{typed}”."), answer
