@@ -429,7 +429,7 @@ async def open_card(
     local = await state.servers.local(scope)
     entry = entry_of(local, entry_id)
     if entry is None:
-        await _gone(interaction)
+        await _gone(interaction, entry_id)
         return
     if first is not None:
         first = getattr(entry_of(local, first), "id", first)
@@ -479,11 +479,13 @@ def entry_of(local: LocalGlossary, entry_id: str) -> Entry | None:
 TERMS_UNREAD = "I could not read this server's terms just now. Please try again in a moment."
 
 
-async def _gone(interaction: Interaction) -> None:
+async def _gone(interaction: Interaction, entry_id: str) -> None:
     # A server read again (let go from memory, idle, a restart) answers with the bundled glossary
     # until its terms are indexed: one of its own terms is not gone, only not read yet.
-    known = interaction.client.state.servers.knows(interaction.guild_id or DM_SCOPE)
-    text = "That entry is no longer in the glossary." if known else TERMS_UNREAD
+    state = interaction.client.state
+    known = state.servers.knows(interaction.guild_id or DM_SCOPE)
+    where = "the glossary" if entry_id in state.bundled_ids else "this server's glossary"
+    text = f"That entry is no longer in {where}." if known else TERMS_UNREAD
     await interaction.response.send_message(text, ephemeral=True, allowed_mentions=NO_MENTIONS)
 
 
@@ -589,7 +591,7 @@ class SourcesButton(Restorable[discord.ui.Button[Any]], template=rf"gb:src:{ENTR
         local = await interaction.client.state.servers.local(scope)
         glossary, entry = local.glossary, entry_of(local, self.entry_id)
         if entry is None:
-            await _gone(interaction)
+            await _gone(interaction, self.entry_id)
             return
         await interaction.response.send_message(
             embed=render_sources(entry, glossary), ephemeral=True, allowed_mentions=NO_MENTIONS
