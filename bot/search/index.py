@@ -452,15 +452,17 @@ class SearchIndex:
     def _offer_carded(self, result: SearchResult, query: str) -> SearchResult:
         """An offer whose first choice the calibrated model (`calibration.p_right`, fitted on
         the tuning slices' offers) gives at least `OFFER_CARDED` is that choice's card, the rest
-        still offered: "a lone suggestion with a strong lead is a card" (task calib73)."""
+        still offered: "a lone suggestion with a strong lead is a card" (task calib73). Only
+        a bundled entry's: the model was fitted on them, and on the fifteen made-up servers'
+        descriptions it carded no server term (calib74)."""
         if result.entry is not None or not result.suggestions:
             return result
         offers = result.suggestions
         first = self.positions.get(offers[0].id)
         nxt = self.positions.get(offers[1].id) if len(offers) > 1 else None
-        if first is None:
+        if first is None or self._is_server_term(first):
             return result
-        signals_of = calibration.record(
+        signals = calibration.signals(
             result.fused,
             first,
             nxt,
@@ -474,7 +476,7 @@ class SearchIndex:
             same_category=nxt is not None
             and self.entries[nxt].category == self.entries[first].category,
         )
-        if calibration.p_right(calibration.signals(signals_of)) < calibration.OFFER_CARDED:
+        if calibration.p_right(calibration.numbers(signals)) < calibration.OFFER_CARDED:
             return result
         return replace(
             result,
