@@ -887,6 +887,11 @@ class SearchIndex:
             long = len(normalized) >= CLAUSED_CHARS and not written
             phrases = clauses_of(without_chat_markup(query[:MAX_QUERY])) if long else []
             phrases = phrases if len(phrases) > 1 else []
+            if phrases:  # its clauses are read alone: no other text read alone rides along
+                # (cut to a few words past the message's 64 rows, they raised a first entry's
+                # cosine on 4 of 665 long rows, one an off-topic card; 8 rows of ~130: speed74)
+                unframed = unvoiced = asked_alone = None
+                riding = [meant]
             embedded = (
                 semantic.encoder.encode_queries(riding, fit=True, uncut=phrases)
                 if len(semantic)
