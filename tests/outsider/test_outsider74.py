@@ -117,7 +117,7 @@ title = "Quux Store"
 definition = "Our store."
 category = "Fundamentals"
 """
-GONE = "That entry is no longer in the glossary."
+GONE = "That entry is no longer in this server's glossary."  # left74: a server term
 
 
 async def test_buttons_and_menus_pressed_twice_and_after_their_terms_went(
