@@ -5,7 +5,7 @@ two thresholds chosen on those out-of-fold predictions (task calib73, issue #12 
     OPENBLAS_NUM_THREADS=1 python bench/calib73_fit.py RECORDS [--whatif] [--numbers]
 
 RECORDS: `calib73_table.py --all --dump FILE` (every slice: the what-if needs them), or
-`bench/results/calib73_offers.jsonl.gz` (the tuning offers the shipped model was fitted on:
+`bench/results/calib74_offers.jsonl.gz` (the tuning offers the shipped model was fitted on:
 `--numbers` prints it as `bot/search/calibration.py` carries it).
 
 Two models, the same signals: one over cards (P(card right): a card under the demotion threshold
@@ -35,15 +35,60 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.relevance_report import HELD_OUT  # noqa: E402
-from bot.search.calibration import NAMES, signals  # noqa: E402
+from bench.relevance_report import shown_row_by_row  # noqa: E402
+from bot.search import calibration  # noqa: E402
+from bot.search.calibration import NAMES  # noqa: E402
 
 Record = dict[str, Any]
 L2 = 1.0
-SHARE = 0.0436  # main's held-out wrong share when it was fitted (relevance-main72.txt)
-# The tuning slices' offers the shipped model was fitted on (dev..dev26, everyday*, chat),
-# written from `calib73_table.py --all` on 549b45bd
-OFFERS = ROOT / "bench/results/calib73_offers.jsonl.gz"
+SHARE = (
+    0.0435  # main's held-out wrong share when refitted (relevance-main73.txt; 0.0436 for calib73)
+)
+# The tuning slices' offers the shipped model was fitted on (dev..dev27, everyday*, chat; calib
+# not), written from `calib73_table.py --all` on d417d84e (calib74's refit)
+OFFERS = ROOT / "bench/results/calib74_offers.jsonl.gz"
+
+
+def values(r: Record) -> list[float]:
+    """A record's numbers, as the bot computes them for an offer."""
+    return calibration.numbers(calibration.of(r))
+
+
+KINDS = ("tool", "model", "method", "concept", None)
+
+
+def extra_values(r: Record) -> list[float]:
+    """calib74's signals for the demotion attempt (`calib73_table.extra`): the entry's kind, its
+    names' nearest match in the text, a question asking for a fix, the meaning's margin over the
+    card's own near neighbours (and how many of them, and of its related entries, are in the
+    meaning's ten)."""
+    margin = r.get("x_neigh_margin")
+    return [
+        *(float(r.get("x_kind") == k) for k in KINDS),
+        r.get("x_name_fuzz", 0.0) / 100,
+        float(r.get("x_fix", False)),
+        0.0 if margin is None else margin,
+        float(margin is None),
+        r.get("x_neigh_in_ten", 0) / 5,
+        r.get("x_related_in_ten", 0) / 10,
+    ]
+
+
+EXTRA_NAMES = (
+    *(f"kind_{k}" for k in KINDS),
+    "name_fuzz",
+    "fix",
+    "neigh_margin",
+    "neigh_none",
+    "neigh_in_ten",
+    "related_in_ten",
+)
+EXTRA = False  # --extra: the cards model reads `extra_values` too
+
+
+def features(r: Record) -> list[float]:
+    """The numbers a model reads: the shipped signals, with calib74's for cards under --extra."""
+    return values(r) + extra_values(r) if EXTRA and r["card"] else values(r)
 
 
 def fit(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -83,7 +128,7 @@ def auc(p: np.ndarray, y: np.ndarray) -> float:
 
 def out_of_fold(records: list[Record]) -> np.ndarray:
     """Each record's P(right) from the model fitted on every other tuning slice."""
-    x = np.array([signals(r) for r in records])
+    x = np.array([features(r) for r in records])
     y = np.array([r["verdict"] == "right" for r in records], dtype=float)
     groups = np.array([r["slice"] for r in records])
     p = np.zeros(len(records))
@@ -119,13 +164,15 @@ def load(path: str | Path) -> list[Record]:
 def fitted_offers(offers: list[Record], share: float = SHARE) -> tuple[Any, float]:
     """The offers model fitted on every tuning slice's offers, and the threshold chosen on the
     out-of-fold curve: what `bot/search/calibration.py` carries."""
-    x = np.array([signals(r) for r in offers])
+    x = np.array([values(r) for r in offers])
     y = np.array([r["verdict"] == "right" for r in offers], dtype=float)
     return fit(x, y), promote_threshold(offers, out_of_fold(offers), share)
 
 
 def tuning(records: list[Record]) -> list[Record]:
-    return [r for r in records if r["slice"] not in HELD_OUT and r["verdict"] != "nothing"]
+    """The tuning slices' answered records: held-out slices and calib are never fitted on
+    (calib73's fit held calib's 2 offers; calib74 keeps them out)."""
+    return [r for r in records if shown_row_by_row(r["slice"]) and r["verdict"] != "nothing"]
 
 
 def demote_threshold(cards: list[Record], p: np.ndarray, ratio: float) -> float:
@@ -172,13 +219,18 @@ def main() -> int:
     )
     parser.add_argument("--demote", type=float, help="fix the demotion threshold")
     parser.add_argument("--promote", type=float, help="fix the promotion threshold")
+    parser.add_argument(
+        "--extra", action="store_true", help="the cards model reads calib74's signals too"
+    )
     args = parser.parse_args()
+    global EXTRA
+    EXTRA = args.extra
     every = load(args.records)
     rows = tuning(every)
     cards = [r for r in rows if r["card"]]
     offers = [r for r in rows if not r["card"]]
     print(f"tuning slices {len({r['slice'] for r in rows})}: {len(rows)} rows answered")
-    # an offers-only file (calib73_offers.jsonl.gz) has no cards: that model is left out
+    # an offers-only file (calib74_offers.jsonl.gz) has no cards: that model is left out
     groups = {name: group for name, group in (("cards", cards), ("offers", offers)) if group}
     if args.whatif and len(groups) < 2:
         print("--whatif needs cards and offers: `calib73_table.py --all --dump FILE`'s records")
@@ -212,11 +264,12 @@ def main() -> int:
         thresholds["offers"] = args.promote
     models = {}
     for name, group in groups.items():
-        x = np.array([signals(r) for r in group])
+        x = np.array([features(r) for r in group])
         y = np.array([r["verdict"] == "right" for r in group], dtype=float)
         models[name] = fit(x, y)
         w = models[name][2]
-        top = sorted(zip(NAMES, w[:-1], strict=True), key=lambda i: -abs(i[1]))[:10]
+        names = [*NAMES, *EXTRA_NAMES] if EXTRA and name == "cards" else NAMES
+        top = sorted(zip(names, w[:-1], strict=True), key=lambda i: -abs(i[1]))[:10]
         print(
             f"  {name} weights (standardised), largest: "
             + ", ".join(f"{n} {v:+.2f}" for n, v in top)
@@ -242,7 +295,9 @@ def numbers(model: tuple[np.ndarray, np.ndarray, np.ndarray]) -> str:
 
 def whatif(every: list[Record], models: dict[str, Any], thresholds: dict[str, float]) -> None:
     """Per slice (held out as totals only): right, wrong, off-topic cards and card/3 before ->
-    after, the thresholds fixed, the models fitted on every tuning slice."""
+    after, the thresholds fixed, the models fitted on every tuning slice. The records were
+    searched without the step: before is the step as shipped (`calibration`'s numbers), after
+    the models given."""
     before: dict[str, Counter] = {}
     after: dict[str, Counter] = {}
     for r in every:
@@ -251,13 +306,14 @@ def whatif(every: list[Record], models: dict[str, Any], thresholds: dict[str, fl
         a = after.setdefault(name, Counter())
         if r["verdict"] == "nothing":
             continue
-        tally(b, r, r["card"])
-        q = float(predict(models["cards" if r["card"] else "offers"], np.array([signals(r)]))[0])
+        shipped = calibration.p_right(values(r)) >= calibration.OFFER_CARDED
+        tally(b, r, r["card"] or shipped)
+        q = float(predict(models["cards" if r["card"] else "offers"], np.array([features(r)]))[0])
         carded = q >= thresholds["offers"] if not r["card"] else q >= thresholds["cards"]
         tally(a, r, carded)
     groups = {
-        "tuning": [s for s in before if s not in HELD_OUT],
-        "held test..test34": [s for s in before if s.startswith("test")],
+        "tuning": [s for s in before if shown_row_by_row(s)],
+        "held out test*": [s for s in before if s.startswith("test")],
         "calib": ["calib"],
         "checks": [s for s in before if s.endswith("-check")],
     }

@@ -3,7 +3,7 @@ a second text (a clause, the rest without a name, the text without its framing) 
 semantic stage's tail comes from.
 
     OPENBLAS_NUM_THREADS=1 .venv/bin/python bench/embed_cost.py [--code DIR] [--rounds 2]
-        [--sample N --seed S]
+        [--sample N --seed S] [--min-chars N]
 
 Reads the queries of the tuning slices of tests/search/relevance*.tsv (held-out slices are
 skipped before a query is read) and searches each with the bundled glossary; a latency is the
@@ -14,7 +14,8 @@ minutes. Prints p50/p90/p99/max, the searches by texts embedded and by encoder p
 median ms), and which code asked for each text past a search's first ("[same pass]": embedded
 in one pass with the search's first, `Encoder.encode_queries`); `--tail N` lists the N slowest
 searches with each pass's token rows per text. `--sample N` searches a fixed random N of the
-rows (`--seed`, the same rows for every `--code`), for when the machine is too loaded for all.
+rows (`--seed`, the same rows for every `--code`), for when the machine is too loaded for all;
+`--min-chars N` only the rows of N characters or more (250: the clause path's, task speed74).
 The last line is one JSON object.
 """
 
@@ -54,6 +55,7 @@ def main() -> int:
     parser.add_argument("--tail", type=int, default=0, help="list the N slowest searches")
     parser.add_argument("--sample", type=int, default=0, help="search a random N of the rows")
     parser.add_argument("--seed", type=int, default=0, help="which random N (with --sample)")
+    parser.add_argument("--min-chars", type=int, default=0, help="only rows this long or more")
     args = parser.parse_args()
     sys.path[:0] = [str(args.code.resolve()), str(ROOT / "bench")]
     import numpy as np
@@ -69,7 +71,9 @@ def main() -> int:
         case.query
         for name in sets
         for case in load_cases(ROOT / "tests/search" / name)
-        if case.slice not in held_out and not case.slice.startswith("test")
+        if case.slice not in held_out
+        and not case.slice.startswith("test")
+        and len(case.query) >= args.min_chars
     ]
     if args.sample:  # in the rows' order, so a sample replays like the whole set
         picked = sorted(random.Random(args.seed).sample(range(len(queries)), args.sample))
@@ -132,6 +136,7 @@ def main() -> int:
         "code": str(args.code.resolve()),
         "rows": len(queries),
         "sample_seed": args.seed if args.sample else None,
+        "min_chars": args.min_chars,
         "mean_ms": round(float(ms.mean()), 2),
         **{f"p{p}_ms": round(float(np.percentile(ms, p)), 2) for p in (50, 90, 99)},
         "max_ms": round(float(ms.max()), 2),

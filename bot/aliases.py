@@ -18,11 +18,11 @@ from bot.glossary import Entry, Glossary, load_glossary
 from bot.glossary.keys import compact, normalize
 from bot.glossary.lookalikes import alias_lookalikes, glossary_name_alike, looks_like
 from bot.glossary.markup import bold
-from bot.glossary.name_rules import framing_refusal, name_refusal
+from bot.glossary.name_rules import framing_refusal, markup_refusal, name_refusal
 from bot.glossary.server_terms import ServerTerm, TermProblem
 from bot.search.index import Aliases, SearchIndex
 from bot.search.local import LocalGlossary, compile_local
-from bot.search.query import only_framing, query_core
+from bot.search.query import markup_read_away, only_framing, query_core
 from bot.search.server_aliases import ServerAliases, search_keys
 
 MAX_ALIAS_LENGTH = limits.ALIAS
@@ -59,6 +59,9 @@ def check_alias(
         raise AliasRejected(f"An alias can be at most {MAX_ALIAS_LENGTH} characters long{expands}.")
     if only_framing(key):
         raise AliasRejected(framing_refusal(text))
+    read = markup_read_away(text)
+    if read is not None:
+        raise AliasRejected(markup_refusal(text, read))
     entry = index.entry(entry_id)
     if entry is None:
         # A title or acronym given for the id (a hand-made import file): name the id it meant.

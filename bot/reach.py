@@ -5,9 +5,11 @@ each, before these were asked first)."""
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import stat
+import tempfile
 from pathlib import Path
 
 LOOP = "a loop of symbolic links"
@@ -43,7 +45,21 @@ def deleted_folder(folder: Path) -> bool:
         found = folder.stat()
     except OSError:
         return False
-    return stat.S_ISDIR(found.st_mode) and found.st_nlink == 0
+    if not stat.S_ISDIR(found.st_mode) or found.st_nlink != 0:
+        return False
+    # No links is a deleted folder on most file systems, but some FUSE and overlay ones report
+    # none for a live folder: told apart by what only a deleted one refuses, a file made in it
+    # (ENOENT), removed at once. Refused otherwise (read-only, no right): not said deleted.
+    try:
+        made, name = tempfile.mkstemp(dir=folder, prefix=".glossary-bot-probe-")
+    except FileNotFoundError:
+        return True
+    except OSError:
+        return False
+    os.close(made)
+    with contextlib.suppress(OSError):
+        Path(name).unlink()
+    return False
 
 
 def folder_of(path: Path) -> Path:

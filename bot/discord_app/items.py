@@ -12,6 +12,7 @@ from typing import Any, Generic, Self, TypeVar
 import discord
 
 from bot import limits
+from bot.glossary.keys import normalize
 from bot.glossary.letters import fit
 from bot.glossary.name_rules import framing_refusal, name_refusal
 from bot.search.query import only_framing, without_chat_markup
@@ -84,9 +85,10 @@ def suggestion_refusal(title: str) -> str | None:
     name search reads as no term (`only_framing`: a question's wording, "what is", or emoji and
     symbols alone, "🔧") is refused as the term form that would accept it refuses it."""
     refusal = name_refusal(title, "A term's name")
-    # read as search reads it: "# WHAT IS??" (a heading mark) is "WHAT IS??"
-    if refusal is None and only_framing(without_chat_markup(title)):
-        return framing_refusal(title, "a name")
+    # read as search reads it: "# WHAT IS??" (a heading mark) is "WHAT IS??", said so
+    read = without_chat_markup(title)
+    if refusal is None and only_framing(read):
+        return framing_refusal(title, "a name", normalize(read))
     return refusal
 
 
@@ -155,3 +157,27 @@ def inert(text: str) -> str:
         return match["lead"] + match["number"] + "\\."
 
     return discord.utils.escape_mentions(_INERT.sub(escaped, text))
+
+
+# In the bot's refusals and problems what a member typed is quoted “…”; the bot's own words may
+# hold its code spans (`/alias remove`) and titles in bold (a name of **Zorblax**).
+_SPANS = re.compile(r"(?P<quoted>“[^”]*”)|\*\*(?P<bold>[^\n]+?)\*\*|(?P<code>`[^`\n]+`)")
+
+
+def shown_as_typed(text: str) -> str:
+    """A refusal or problem line with what a member typed (titles, names, aliases, ids, a
+    file's keys) shown as typed: no Markdown, timestamp or ping. The bot's code spans stay code
+    and its bold stays bold, the title in it escaped; a quote holding ” ends early, its rest
+    escaped all the same (a code span in it renders nothing, a bold one is only bold)."""
+    out, at = [], 0
+    for span in _SPANS.finditer(text):
+        out.append(inert(text[at : span.start()]))
+        if span["quoted"]:
+            out.append(inert(span["quoted"]))
+        elif span["bold"]:
+            out.append(f"**{inert(span['bold'])}**")
+        else:
+            out.append(span["code"])
+        at = span.end()
+    out.append(inert(text[at:]))
+    return discord.utils.escape_mentions("".join(out))

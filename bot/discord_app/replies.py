@@ -32,6 +32,7 @@ from bot.discord_app.items import (
     carried,
     inert,
     options_of,
+    shown_as_typed,
     suggest_button,
     suggested_name,
     suggestion_refusal,
@@ -94,6 +95,12 @@ def echo(text: str, limit: int = ECHO_LIMIT) -> str:
     line, bounded length. Every "<" is escaped: Discord renders what follows one (timestamps,
     command links, custom emoji, channel and role mentions) unless it is."""
     return inert(quote(text, limit))
+
+
+def asked_about(sentence: str, asked: str) -> str:
+    """`sentence` with what was asked quoted in it as typed: inside the sentence a quote,
+    heading or list mark ("> # rag") opens no line, so it takes no escape ("“\\> # rag”")."""
+    return shown_as_typed(sentence.format(quote(asked, ECHO_LIMIT)))
 
 
 def echo_name(name: str, limit: int = ECHO_LIMIT) -> str:
@@ -177,12 +184,12 @@ async def reply_for(
     view = suggestions_view(result.suggestions, owner_id) if result.suggestions else None
     if result.status == "suggest" and result.suggestions:
         observe.outcome("suggestions")
-        text = f"Did you mean one of these for “{echo(result.query)}”?"
+        text = asked_about("Did you mean one of these for “{}”?", result.query)
         return Reply(text, None, view, private=False, quotes_user=True)
     if result.asked_nothing:
         return Reply(NOTHING_ASKED, None, None, private=True)
     observe.outcome("no_entry")
-    text = f"No entry for “{echo(result.query)}”."
+    text = asked_about("No entry for “{}”.", result.query)
     # No suggestion may be named so (markup, a link, accents alone): no "Suggest it" that
     # `/suggest` would refuse, and no miss in /stats unless words beside it name something.
     unnamable = suggestion_refusal(suggested_name(result.query))
@@ -422,7 +429,7 @@ async def open_card(
     local = await state.servers.local(scope)
     entry = entry_of(local, entry_id)
     if entry is None:
-        await _gone(interaction)
+        await _gone(interaction, entry_id)
         return
     if first is not None:
         first = getattr(entry_of(local, first), "id", first)
@@ -472,11 +479,13 @@ def entry_of(local: LocalGlossary, entry_id: str) -> Entry | None:
 TERMS_UNREAD = "I could not read this server's terms just now. Please try again in a moment."
 
 
-async def _gone(interaction: Interaction) -> None:
+async def _gone(interaction: Interaction, entry_id: str) -> None:
     # A server read again (let go from memory, idle, a restart) answers with the bundled glossary
     # until its terms are indexed: one of its own terms is not gone, only not read yet.
-    known = interaction.client.state.servers.knows(interaction.guild_id or DM_SCOPE)
-    text = "That entry is no longer in the glossary." if known else TERMS_UNREAD
+    state = interaction.client.state
+    known = state.servers.knows(interaction.guild_id or DM_SCOPE)
+    where = "the glossary" if entry_id in state.bundled_ids else "this server's glossary"
+    text = f"That entry is no longer in {where}." if known else TERMS_UNREAD
     await interaction.response.send_message(text, ephemeral=True, allowed_mentions=NO_MENTIONS)
 
 
@@ -582,7 +591,7 @@ class SourcesButton(Restorable[discord.ui.Button[Any]], template=rf"gb:src:{ENTR
         local = await interaction.client.state.servers.local(scope)
         glossary, entry = local.glossary, entry_of(local, self.entry_id)
         if entry is None:
-            await _gone(interaction)
+            await _gone(interaction, self.entry_id)
             return
         await interaction.response.send_message(
             embed=render_sources(entry, glossary), ephemeral=True, allowed_mentions=NO_MENTIONS

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 from bot import collector, metrics
 from bot.discord_app.alias_cache import CHECK_INTERVAL, SERVER_CACHE_MB, ServerCache
 from bot.discord_app.cooldowns import CommandLimit, UserLimit
+from bot.discord_app.items import carried
 from bot.discord_app.member_searches import MemberSearches
 from bot.discord_app.term_drafts import Drafts
 from bot.glossary import Glossary, GlossaryError, Problem, load_glossary_warned
@@ -112,6 +113,9 @@ class BotState:
         server_cache_mb: int = SERVER_CACHE_MB,
     ) -> None:
         self.glossary, self.index = self._indexed(glossary)
+        # Every bundled id served since the start, as buttons carry them: a button to one a
+        # reload removed says "the glossary", to any other id "this server's glossary".
+        self.bundled_ids = {carried(e.id) for e in self.glossary}
         # One reload at a time: two side by side (a HUP during a long one) ended in any order,
         # and the last to end was served, though it had read files changed since.
         self._reloading = asyncio.Lock()
@@ -257,6 +261,7 @@ class BotState:
             )
             return f"reload refused: {prepared}"
         self.glossary, self.index = prepared
+        self.bundled_ids |= {carried(e.id) for e in self.glossary}
         collector.take_back()  # the old glossary's entries are in cycles: let them go
         if took is None:
             log.info("glossary reloaded: %s entries", f"{len(self.glossary):,}")

@@ -167,14 +167,24 @@ def entry_problems(entry: Entry, capped: Collection[str] = ()) -> list[tuple[str
         refusal = text_refusal(getattr(entry, field) or "", field)
         if refusal:
             problems.append((field, refusal))
-    if entry.reference and not is_web_url(entry.reference):
-        problems.append(("reference", f"bad reference URL {entry.reference!r}"))
+    refused = reference_problem(entry.reference) if entry.reference else None
+    if refused:
+        problems.append(("reference", refused))
     return problems
+
+
+def reference_problem(url: str) -> str | None:
+    """What is wrong with a reference URL for a card's link, or None."""
+    if len(url) > limits.EMBED_URL:  # said by its length, not its 2,000 characters
+        return f"reference URL longer than {limits.EMBED_URL:,} characters ({len(url):,})"
+    return None if is_web_url(url) else f"bad reference URL {url!r}"
 
 
 def is_web_url(url: str) -> bool:
     """Whether `url` is an address a browser opens and Discord links a card's title to (http or
-    https, a host, a port if any)."""
+    https, a host, a port if any, no longer than Discord takes)."""
+    if len(url) > limits.EMBED_URL:
+        return False  # Discord refuses the whole card linking to it
     if any(ch.isspace() or ord(ch) < 0x20 or ord(ch) == 0x7F for ch in url):
         return False  # no browser opens an address holding them (a link's title goes there)
     try:

@@ -142,14 +142,16 @@ def words_beside_markup(text: str) -> bool:
     return any(ch.isalnum() for ch in _DISCORD_MARKUP.sub(" ", text))
 
 
-def framing_refusal(text: str, as_what: str = "an alias") -> str:
+def framing_refusal(text: str, as_what: str = "an alias", read: str | None = None) -> str:
     """Why a name that search reads as no term (its `only_framing`) is refused, as an alias or a
     server term's name. The rule said in the message: words that only ask ("what is", "explain",
     "eli5", "pls", "it", "the") are left out around the term asked, in any case ("IT" is the
     "it" of "what is it"), so such a name would answer any question; words said to the bot on
     their own ("thanks", "ok", "hi", "bot") may be names. Emoji and symbols alone are read as
     what is said around a term ("rag 🙏"): "what is 🔧" would never find such a name. So are the
-    symbols `normalize` drops: "A*" is "a", which "what is A*" reads as a question's wording."""
+    symbols `normalize` drops: "A*" is "a", which "what is A*" reads as a question's wording.
+    `read`: how search reads `text`, where that is more than `normalize` (Discord's markup
+    around it left out: "# what is" is "what is")."""
     if not any(ch.isalnum() for ch in text):
         return (
             f"“{text}” has no letter or digit: search reads emoji and symbols as said around "
@@ -157,7 +159,7 @@ def framing_refusal(text: str, as_what: str = "an alias") -> str:
             f"never asked about (“what is {text}”). Use a name with a letter or digit."
         )
     # say how search reads it: capitals ("IT" is "it"), and markup symbols it drops ("A*" is "a")
-    read = normalize(text)
+    read = normalize(text) if read is None else read
     how = "in any case" if read == text.lower() else "without its symbols, in any case"
     cased = f", {how} (“{text}” reads as “{read}”)" if text != read else ""
     return (
@@ -165,6 +167,15 @@ def framing_refusal(text: str, as_what: str = "an alias") -> str:
         f"around the term asked{cased}: as {as_what} it would answer “what is it”. Use a name "
         "of the term itself; words said to the bot on their own (“thanks”, “ok”, “hi”) may be "
         "names."
+    )
+
+
+def markup_refusal(text: str, read: str) -> str:
+    """Why an alias that starts with Discord markup search reads away (a heading, subtext or
+    list mark: "# zorb" is read as "zorb") is refused: typed as added, it would find nothing."""
+    return (
+        f"“{text}” starts with Discord markup that search reads away (“{text}” is read as "
+        f"“{read}”), so typed as added it would find no alias. Add “{read}”."
     )
 
 

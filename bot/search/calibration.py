@@ -7,9 +7,11 @@ meaning's cosines and leads and the lexical stage's before the meaning is folded
 they agree, the names written and asked about, the text's length and form), fitted on every
 tuning slice's offers by `bench/calib73_fit.py` (Newton's method, L2 1.0: no randomness) and
 judged only by cross-validation that leaves whole slices out. `OFFER_CARDED` is the lowest
-threshold at which the out-of-fold cards were never wrong (15 right, 0 wrong); held out it
-carded 32 right for 1 wrong. A card under a threshold was not withheld: no threshold reached
-four wrong cards withheld per right one out of fold (the best, 6 : 19).
+threshold at which the out-of-fold cards were never wrong (calib74's refit on dev..dev27: 16
+right, 0 wrong; calib73's held out carded 32 right for 1 wrong). A card under a threshold is not
+withheld: no threshold reached four wrong cards withheld per right one out of fold (calib74,
+with the entry's kind, its names' nearest match, a fix asked for and the margin over its near
+neighbours too: the best, 14 : 37). Bundled entries only: a server's terms were not fitted on.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from bot.glossary.keys import normalize
 
@@ -49,49 +51,89 @@ def title_share(title: str, text: str) -> float:
     return sum(w in said for w in words) / len(words) if words else 0.0
 
 
-def signals(r: Mapping[str, Any]) -> list[float]:
-    """A first choice's signals (`record`'s, as `bench/calib73_table.py` dumps them) as the
-    model's numbers, in the order of `NAMES` (a missing one 0, with its own flag where it can
-    be)."""
+class Signals(NamedTuple):
+    """An offer's first choice's signals as the search computed them (`signals`), the one list of
+    them: the bot turns them straight into the model's numbers (`numbers`), the bench writes
+    them by name (`Signals._asdict`, `bench/calib73_table.py`) and reads them back (`of`)."""
 
-    def num(key: str, default: float = 0.0) -> float:
-        v = r.get(key)
-        return default if v is None else float(v)
+    strategy: str | None
+    score: float
+    margin: float
+    n_offers: int
+    meaning_ran: bool
+    cos1: float | None
+    lead: float | None
+    first_cos: float | None
+    first_rank: int | None
+    agree: bool
+    lex_first: bool
+    lex_score: float | None
+    lex_lead: float
+    lex_n: int
+    written: bool
+    n_written: int
+    asked: bool
+    asked_other: bool
+    title_share: float
+    near: int
+    claused: bool
+    unnamed: bool
+    long_description: bool
+    field: float | None
+    words: int
+    chars: int
+    question: bool
+    compared: bool
+    next_related: bool
+    next_category: bool
+
+
+def of(r: Mapping[str, Any]) -> Signals:
+    """A record `bench/calib73_table.py` wrote, read back."""
+    return Signals._make(r.get(name) for name in Signals._fields)
+
+
+def numbers(s: Signals) -> list[float]:
+    """The model's numbers for `s`, in the order of `NAMES` (a missing one 0, with its own flag
+    where it can be)."""
+
+    def num(value: float | None, default: float = 0.0) -> float:
+        return default if value is None else float(value)
 
     return [
-        float(r["strategy"] in NAMED),
-        *(float(r["strategy"] == s) for s in STRATEGIES),
-        num("score") / 100,
-        min(num("margin"), 30.0) / 30,
-        num("n_offers") / 5,
-        float(r["meaning_ran"]),
-        num("cos1"),
-        num("lead"),
-        num("first_cos"),
-        float(r.get("first_cos") is None),
-        num("first_rank", 10) / 10,
-        float(r["agree"]),
-        float(r["lex_first"]),
-        num("lex_score") / 100,
-        float(r.get("lex_score") is None),
-        min(num("lex_lead"), 30.0) / 30,
-        math.log1p(num("lex_n")),
-        float(r["written"]),
-        num("n_written"),
-        float(r["asked"]),
-        float(r["asked_other"]),
-        num("title_share"),
-        num("near") / 10,
-        float(r["claused"]),
-        float(r["unnamed"]),
-        float(r["long_description"]),
-        num("field"),
-        math.log(max(r["words"], 1)),
-        math.log(max(r["chars"], 1)),
-        float(r["question"]),
-        float(r["compared"]),
-        float(r["next_related"]),
-        float(r["next_category"]),
+        float(s.strategy in NAMED),
+        *(float(s.strategy == strategy) for strategy in STRATEGIES),
+        num(s.score) / 100,
+        min(num(s.margin), 30.0) / 30,
+        num(s.n_offers) / 5,
+        float(s.meaning_ran),
+        num(s.cos1),
+        num(s.lead),
+        num(s.first_cos),
+        float(s.first_cos is None),
+        num(s.first_rank, 10) / 10,
+        float(s.agree),
+        float(s.lex_first),
+        num(s.lex_score) / 100,
+        float(s.lex_score is None),
+        min(num(s.lex_lead), 30.0) / 30,
+        math.log1p(num(s.lex_n)),
+        float(s.written),
+        num(s.n_written),
+        float(s.asked),
+        float(s.asked_other),
+        num(s.title_share),
+        num(s.near) / 10,
+        float(s.claused),
+        float(s.unnamed),
+        float(s.long_description),
+        num(s.field),
+        math.log(max(s.words, 1)),
+        math.log(max(s.chars, 1)),
+        float(s.question),
+        float(s.compared),
+        float(s.next_related),
+        float(s.next_category),
     ]
 
 
@@ -132,7 +174,7 @@ NAMES = (
 )
 
 
-def record(
+def signals(
     fused: Fused | None,
     first: int,
     nxt: int | None,
@@ -145,47 +187,47 @@ def record(
     question: bool,
     related: bool,
     same_category: bool,
-) -> dict[str, Any]:
-    """An offer's signals by name: `first` and `nxt` the first two offers' positions, `offers`
-    the offers (`Suggestion`s), `text` as typed, `title` the first's."""
+) -> Signals:
+    """An offer's signals: `first` and `nxt` the first two offers' positions, `offers` the offers
+    (`Suggestion`s), `text` as typed, `title` the first's."""
     similar = fused.similar if fused else ()
-    ranks = {e: r for r, (e, _) in enumerate(similar)}
     before = fused.before if fused else ()
     lex = sorted(before, key=lambda i: -i[1])
     cos1 = similar[0][1] if similar else None
     score = offers[0].score
-    return {
-        "strategy": offers[0].strategy,
-        "score": score,
-        "margin": score - offers[1].score if len(offers) > 1 else 99.0,
-        "n_offers": len(offers),
-        "meaning_ran": fused is not None,
-        "cos1": cos1,
-        "lead": similar[0][1] - similar[1][1] if len(similar) > 1 else None,
-        "first_cos": dict(similar).get(first),
-        "first_rank": ranks.get(first, 10) if fused else None,
-        "agree": bool(similar) and similar[0][0] == first,
-        "lex_first": bool(lex) and lex[0][0] == first,
-        "lex_score": next((s for e, s, _ in before if e == first), None),
-        "lex_lead": (lex[0][1] - lex[1][1]) if len(lex) > 1 else 99.0,
-        "lex_n": len(lex),
-        "written": written_whole or (fused is not None and first in fused.written),
-        "n_written": len(fused.written) if fused else 0,
-        "asked": fused is not None and fused.asked == first,
-        "asked_other": fused is not None and fused.asked is not None and fused.asked != first,
-        "title_share": title_share(title, text),
-        "near": sum(c >= cos1 - 0.03 for _, c in similar) if cos1 is not None else 0,
-        "claused": bool(fused and fused.claused),
-        "unnamed": bool(fused and fused.unnamed),
-        "long_description": bool(fused and fused.long_description),
-        "field": fused.field if fused else None,
-        "words": len(text.split()),
-        "chars": len(text),
-        "question": question,
-        "compared": compared,
-        "next_related": nxt is not None and related,
-        "next_category": nxt is not None and same_category,
-    }
+    rank = next((r for r, (e, _) in enumerate(similar) if e == first), None)
+    return Signals(
+        strategy=offers[0].strategy,
+        score=score,
+        margin=score - offers[1].score if len(offers) > 1 else 99.0,
+        n_offers=len(offers),
+        meaning_ran=fused is not None,
+        cos1=cos1,
+        lead=similar[0][1] - similar[1][1] if len(similar) > 1 else None,
+        first_cos=None if rank is None else similar[rank][1],
+        first_rank=(10 if rank is None else rank) if fused else None,
+        agree=bool(similar) and similar[0][0] == first,
+        lex_first=bool(lex) and lex[0][0] == first,
+        lex_score=next((s for e, s, _ in before if e == first), None),
+        lex_lead=(lex[0][1] - lex[1][1]) if len(lex) > 1 else 99.0,
+        lex_n=len(lex),
+        written=written_whole or (fused is not None and first in fused.written),
+        n_written=len(fused.written) if fused else 0,
+        asked=fused is not None and fused.asked == first,
+        asked_other=fused is not None and fused.asked is not None and fused.asked != first,
+        title_share=title_share(title, text),
+        near=sum(c >= cos1 - 0.03 for _, c in similar) if cos1 is not None else 0,
+        claused=bool(fused and fused.claused),
+        unnamed=bool(fused and fused.unnamed),
+        long_description=bool(fused and fused.long_description),
+        field=fused.field if fused else None,
+        words=len(text.split()),
+        chars=len(text),
+        question=question,
+        compared=compared,
+        next_related=nxt is not None and related,
+        next_category=nxt is not None and same_category,
+    )
 
 
 def p_right(values: Sequence[float]) -> float:
@@ -195,11 +237,11 @@ def p_right(values: Sequence[float]) -> float:
 
 
 # An offer whose first choice the model gives at least this is that choice's card.
-OFFER_CARDED = 0.946
+OFFER_CARDED = 0.948
 # The model, as `bench/calib73_fit.py --numbers` prints it (test_calibration checks they agree).
 # fmt: off
-MEAN: tuple[float, ...] = (0.000649772579597, 0.139051332034, 0.0890188434048, 0.764782326186, 0.00649772579597, 0, 0.828054580897, 0.210647606671, 0.709941520468, 0.982456140351, 0.556602724105, 0.0555650567935, 0.515213266489, 0.083820662768, 0.127810266407, 0.723196881092, 0.402209226771, 0.479525980739, 0.251461988304, 0.434419333497, 1.93718326556, 0.156595191683, 0.607537361923, 0.0682261208577, 0.204678362573, 0.142235217674, 0.162183235867, 0.0305393112411, 0.522417153996, 0.166991552956, 0.276228310178, 2.798685004, 4.51280354479, 0.524366471735, 0, 0.311890838207, 0.464587394412,)
-SCALE: tuple[float, ...] = (0.0254823541925, 0.346000085395, 0.28477094115, 0.424134789589, 0.0803461595563, 1, 0.0551698506481, 0.364090333655, 0.320044967943, 0.131286224097, 0.119596311923, 0.0535212400674, 0.178917310879, 0.277118673606, 0.292520716291, 0.447418319105, 0.490343720946, 0.314046827389, 0.433853496865, 0.367259153325, 0.293430611753, 0.363418680897, 0.779427059449, 0.252133530675, 0.403466393232, 0.305981143469, 0.108084702927, 0.172065864453, 0.499497218417, 0.372968328679, 0.123361810429, 0.595141287688, 0.584378224247, 0.499405922127, 1, 0.463265521326, 0.498744370761,)
-WEIGHTS: tuple[float, ...] = (-0.0920091937496, -0.096931833572, -0.0202370232575, 0.106584967845, -0.0443137943786, 0, -0.623610344257, -0.24530634862, -0.186683078487, -0.316112443191, -0.808716851663, 0.259526665683, 1.55101805067, 0.821661864179, -0.282895832594, 0.0666893168757, 0.636583835847, 1.8513926489, 0.359571481518, 0.168550098182, -0.0697345993891, -0.796284528467, 0.118455348888, 0.000550847225544, 0.01461805073, -0.0765159446634, -0.183606159525, -0.00122966467935, -0.162957793635, 0.0868661856975, 0.160130749216, 0.144952409028, 0.118554620007, 0.1940607736, 0, -0.0333383658338, 0.140940048535,)
-BIAS = -0.469395536303
+MEAN: tuple[float, ...] = (0.000628535512256, 0.137020741672, 0.0898805782527, 0.766184789441, 0.00628535512256, 0, 0.828368950346, 0.206702283679, 0.711879321182, 0.983029541169, 0.558145584371, 0.0554876966551, 0.516826855956, 0.0823381521056, 0.127404148334, 0.720930232558, 0.40100565682, 0.481633164028, 0.248271527341, 0.432129756436, 1.93898534279, 0.154619736015, 0.605279698303, 0.0666247642992, 0.203016970459, 0.139524408129, 0.161847894406, 0.0301697045883, 0.525455688246, 0.169076052797, 0.276351357579, 2.80176189804, 4.5166407883, 0.519798868636, 0, 0.318038969202, 0.470144563168,)
+SCALE: tuple[float, ...] = (0.0250627304053, 0.343869245533, 0.286010594044, 0.423256019296, 0.0790306866574, 1, 0.0552070579693, 0.364024620438, 0.319338451184, 0.129160606835, 0.119133858883, 0.053098731691, 0.17836639371, 0.274879211316, 0.29088950811, 0.44854189586, 0.490102152636, 0.313145459057, 0.432010157349, 0.366555243343, 0.288600860742, 0.361541800142, 0.780866273671, 0.249371018928, 0.402245049894, 0.303628642857, 0.107582331299, 0.171054066053, 0.499351587497, 0.374819077913, 0.123372753476, 0.59317487806, 0.582439794182, 0.49960785102, 1, 0.465714701583, 0.499107856972,)
+WEIGHTS: tuple[float, ...] = (-0.0899039449077, -0.129078127041, -0.0268927857454, 0.137323017158, -0.0479805457849, 0, -0.649474705864, -0.245572725141, -0.164784934023, -0.27404599267, -0.860920540319, 0.280997904529, 1.56442863023, 0.806452954765, -0.233667921851, 0.0661815327628, 0.660334765194, 1.86822785623, 0.350026263652, 0.192237977816, -0.108853181463, -0.799009186093, 0.147495291981, 0.00741294983603, 0.033844524854, -0.0795797987565, -0.18095513808, -0.0083745693014, -0.153813801472, 0.105390540188, 0.17439242492, 0.103683940502, 0.18062022425, 0.196014767112, 0, -0.0358062302308, 0.140886726959,)
+BIAS = -0.466443649002
 # fmt: on

@@ -104,7 +104,7 @@ from bot.search.query import (
     asks_remedy,
     asks_what_described,
     asks_what_mentioned_is,
-    clauses_of,
+    clauses_asking,
     compared,
     compared_sides,
     contrast_only,
@@ -456,15 +456,17 @@ class SearchIndex:
     def _offer_carded(self, result: SearchResult, query: str) -> SearchResult:
         """An offer whose first choice the calibrated model (`calibration.p_right`, fitted on
         the tuning slices' offers) gives at least `OFFER_CARDED` is that choice's card, the rest
-        still offered: "a lone suggestion with a strong lead is a card" (task calib73)."""
+        still offered: "a lone suggestion with a strong lead is a card" (task calib73). Only
+        a bundled entry's: the model was fitted on them, and on the fifteen made-up servers'
+        descriptions it carded no server term (calib74)."""
         if result.entry is not None or not result.suggestions:
             return result
         offers = result.suggestions
         first = self.positions.get(offers[0].id)
         nxt = self.positions.get(offers[1].id) if len(offers) > 1 else None
-        if first is None:
+        if first is None or self._is_server_term(first):
             return result
-        signals_of = calibration.record(
+        signals = calibration.signals(
             result.fused,
             first,
             nxt,
@@ -478,7 +480,7 @@ class SearchIndex:
             same_category=nxt is not None
             and self.entries[nxt].category == self.entries[first].category,
         )
-        if calibration.p_right(calibration.signals(signals_of)) < calibration.OFFER_CARDED:
+        if calibration.p_right(calibration.numbers(signals)) < calibration.OFFER_CARDED:
             return result
         return replace(
             result,
@@ -789,7 +791,7 @@ class SearchIndex:
     def _names_outright(self, query: str, overlay: Aliases) -> bool:
         """Whether `query`, normalised as it was typed, is a name or alias (this server's too)."""
         key = compact(normalize(without_chat_markup(query[:MAX_QUERY])))
-        server = self.server_aliases(overlay).by_key
+        server = self.server_aliases(overlay).found_by
         return bool(key) and bool(self._named([key], (), server, False, other_number=False))
 
     def _search(self, query: str, overlay: Aliases) -> SearchResult:
@@ -810,7 +812,7 @@ class SearchIndex:
             for k in dict.fromkeys((compact(normalized), compact(core), compact(named_file or "")))
             if k
         ]
-        server = self.server_aliases(overlay).by_key
+        server = self.server_aliases(overlay).found_by
         shouted = written_as_acronym(query.strip())
         # An autocomplete choice sends the id itself; people may type one too ("kv cache").
         ids = list(
@@ -914,11 +916,13 @@ class SearchIndex:
             alone = [t for t in (unframed, unvoiced, asked_alone) if t is not None]
             # the texts read alone cut to the rows a long message leaves ("speed52")
             riding = [meant, *alone]
-            # a long message that writes no name is read a clause at a time too, each clause
-            # whole, on the same pass (a clause naming Python in passing would confirm the name)
-            long = len(normalized) >= CLAUSED_CHARS and not written
-            phrases = clauses_of(without_chat_markup(query[:MAX_QUERY])) if long else []
-            phrases = phrases if len(phrases) > 1 else []
+            phrases = self._voting_clauses(query, normalized, written, names_in)
+            if phrases and not written:  # its clauses are read alone: no other text read alone
+                # rides along (cut to a few words past the message's 64 rows, they raised a first
+                # entry's cosine on 4 of 665 long rows, one an off-topic card; 8 rows of ~130:
+                # speed74, measured where no name is written, before long74's vote for names)
+                unframed = unvoiced = asked_alone = None
+                riding = [meant]
             embedded = (
                 semantic.encoder.encode_queries(riding, fit=True, uncut=phrases)
                 if len(semantic)
@@ -933,6 +937,8 @@ class SearchIndex:
                 similar = semantic.similar_by_clauses(
                     meaning, said, SEMANTIC_CANDIDATES, CLAUSE_FLOOR
                 )
+                if written:  # names in passing: the vote moves the first, never only the scale
+                    similar, said = _voted_where_moved(similar, said, semantic, meaning)
             else:
                 similar = semantic.similar_to(meaning, SEMANTIC_CANDIDATES)
             if unframed is not None and embedded is not None:
@@ -1361,6 +1367,27 @@ class SearchIndex:
         setting = list({f.entry for f in found if label[f]} - plain - {lead})
         if setting:  # still offered where nothing else is: a choice, not "no entry"
             pool.cap(setting, max(_setting_score(pool, similar, setting), SUGGEST_SCORE))
+
+    def _voting_clauses(
+        self, query: str, normalized: str, written: Sequence[tuple[int, int]], names_in: NamesIn
+    ) -> list[str]:
+        """The clauses a long message is also read by, each whole, on the text's own pass (none
+        for a shorter text or one of a single clause). Where the text writes a name, only in
+        clauses that ask nothing ("we serve with vllm on a few cards, ... what is that called"),
+        each clause votes without the names in it: a clause naming vLLM in passing would confirm
+        the name, and the rest of it may still describe what is meant.
+        A name written in a clause that asks is its subject ("what is a kv cache? ..." and
+        chat): no vote, the whole text's reading stands."""
+        if len(normalized) < CLAUSED_CHARS:
+            return []
+        read = clauses_asking(without_chat_markup(query[:MAX_QUERY]))
+        if written:
+            named = [asks for clause, asks in read if names_in(clause)]
+            if any(named):
+                return []
+        phrases = [_without_names(clause, names_in(clause)) for clause, _ in read]
+        phrases = [phrase for phrase in phrases if phrase]
+        return phrases if len(phrases) > 1 else []
 
     def _names_in(self, text: str) -> tuple[Found, ...]:
         """The names written in `text` as a search box reads them: acronyms in any case, no
@@ -2474,6 +2501,33 @@ class SearchIndex:
 
 
 _POINTS_BACK = re.compile(r"\b(?:it|them)\b", re.IGNORECASE)
+
+
+def _without_names(clause: str, found: Sequence[Found]) -> str:
+    """`clause` with the names `found` in it left out: the rest still describes ("a small
+    gpt-2-level model supervised gpt-4 and the student beat it")."""
+    kept, at = [], 0
+    for each in sorted(found, key=lambda f: f.start):
+        kept.append(clause[at : each.start])
+        at = max(at, each.end)
+    return " ".join(" ".join([*kept, clause[at:]]).split())
+
+
+def _voted_where_moved(
+    voted: list[tuple[int, float]],
+    said: Vectors,
+    semantic: SemanticIndex,
+    meaning: Vectors,
+) -> tuple[list[tuple[int, float]], Vectors | None]:
+    """The clause vote of a text writing names in passing (`_voting_clauses`), and the clauses'
+    vectors, where it puts another entry first than the whole text does; else the whole text's
+    ranking and no clauses: the averaged cosines run lower, so the same first on the vote's
+    scale would lose a card the whole text's reading gives (bench/results/semantic.md "long74":
+    kv cache, checkpoint, safetensors on the tuning slices)."""
+    whole = semantic.similar_to(meaning, SEMANTIC_CANDIDATES)
+    if voted and whole and voted[0][0] != whole[0][0]:
+        return voted, said
+    return whole, None
 
 
 def _clause_read_alone(asked: str) -> bool:

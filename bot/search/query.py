@@ -258,8 +258,24 @@ def _opening_clause(query: str) -> str:
 def clauses_of(text: str) -> list[str]:
     """The (raw) text's clauses, each `normalize`d, the empty left out: a long chat message's
     clue sits in one of them, the others are chat ("my boss asked me", "any ideas")."""
-    parts = (normalize(p) for p in _CLAUSE_END.split(_without_symbols(text.lower())))
-    return [p for p in parts if p]
+    return [clause for clause, _ in _clauses_read(text) if clause]
+
+
+def clauses_asking(text: str) -> list[tuple[str, bool]]:
+    """`clauses_of`'s clauses, each with whether it asks: a question mark ends it or it opens
+    as a question does ("what is a kv cache", "how do people call this")."""
+    return [(clause, ends or is_question(clause)) for clause, ends in _clauses_read(text) if clause]
+
+
+def _clauses_read(text: str) -> list[tuple[str, bool]]:
+    """The (raw) text's clauses, each `normalize`d (the empty too), with whether a question mark
+    ends it."""
+    text = _without_symbols(text.lower())
+    ends = [*_CLAUSE_END.findall(text), ""]
+    return [
+        (normalize(part), "?" in end)
+        for part, end in zip(_CLAUSE_END.split(text), ends, strict=True)
+    ]
 
 
 def asked_clause(query: str) -> tuple[str, str] | None:
@@ -267,15 +283,9 @@ def asked_clause(query: str) -> tuple[str, str] | None:
     before the first clause that starts with a question's first word ("how", "do", "why"),
     and that clause with the rest of the text, both `normalize`d; None where the text starts
     by asking (a question of one piece) or asks in no later clause."""
-    text = _without_symbols(query.lower())
-    ends = [*_CLAUSE_END.findall(text), ""]
-    read = (
-        (normalize(part), "?" in end)
-        for part, end in zip(_CLAUSE_END.split(text), ends, strict=True)
-    )
     clauses = [
         (clause, asked)
-        for clause, asked in read
+        for clause, asked in _clauses_read(query)
         if clause and not set(clause.split()) <= _FILLERS | _SALUTATIONS
     ]
     for at, (clause, asked) in enumerate(clauses):
@@ -761,6 +771,15 @@ def read_alone(name: str) -> str:
     return query_core(normalize(name))
 
 
+def markup_read_away(name: str) -> str | None:
+    """How search reads a name that starts with Discord markup it reads away (a heading,
+    subtext or list mark: "# zorb" is "zorb"), or None where it reads the name as written
+    (normalised). An alias so written would never be found typed as added."""
+    written = normalize(name)
+    read = normalize(without_chat_markup(name))
+    return read if read != written else None
+
+
 # A made-up term put beside a name to see whether search leaves the name out (`only_framing`).
 _PROBE_TERM = "zorbquux"
 
@@ -769,8 +788,9 @@ def only_framing(name: str) -> bool:
     """Whether `name` holds no term for search: only a question's frame or chat filler ("what
     is", "explain", "pls", "the", "it"), which search leaves out around the term asked ("what
     is zorb", "pls zorb"). A server alias so named is found in "what is it" or "what is that"
-    and offers its term there; `/alias add` and alias imports refuse it."""
-    normalized = normalize(name)
+    and offers its term there; `/alias add` and alias imports refuse it. Read as search reads
+    a message: "# what is" (a heading mark) is "what is"."""
+    normalized = normalize(without_chat_markup(name))
     core = _bare_core(normalized)
     if not core or core in _LEFTOVERS:
         return True

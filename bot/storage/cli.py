@@ -186,12 +186,13 @@ def refused_since(
 ) -> list[Problem]:
     """`check --db`'s warnings for what a server stored before it was refused (review72): a
     term's reference URL no browser opens (a port not a number, no host, a control character),
-    and a term's name (frame72) or an alias that is only a question's wording or filler ("what
-    is": `only_framing`)."""
-    from bot.glossary.check import is_web_url
-    from bot.glossary.name_rules import framing_refusal
+    a term's name (frame72) or an alias that is only a question's wording or filler ("what
+    is": `only_framing`), and an alias search reads without the markup at its start ("# zorb":
+    `markup_read_away`)."""
+    from bot.glossary.check import reference_problem
+    from bot.glossary.name_rules import framing_refusal, markup_refusal
     from bot.glossary.problems import Problem
-    from bot.search.query import only_framing
+    from bot.search.query import markup_read_away, only_framing
 
     where = f"server {scope}"
     ordered = sorted(terms, key=lambda t: t.id)
@@ -199,11 +200,11 @@ def refused_since(
         Problem(
             "warning",
             where,
-            f"term “{term.title}” (id {term.id!r}): bad reference URL {term.reference!r}, "
-            "stored before such were refused: a new one by `terms import`",
+            f"term “{term.title}” (id {term.id!r}): {refused}, stored before such were "
+            "refused: a new one by `terms import`",
         )
         for term in ordered
-        if term.reference and not is_web_url(term.reference)
+        if term.reference and (refused := reference_problem(term.reference))
     ]
     problems += [
         Problem(
@@ -220,6 +221,16 @@ def refused_since(
         Problem("warning", where, f"alias {framing_refusal(alias)} Remove it (/alias remove).")
         for alias in sorted(aliases)
         if only_framing(alias)
+    ]
+    problems += [
+        Problem(
+            "warning",
+            where,
+            f"alias {markup_refusal(alias, read)} Stored before such were refused: remove it "
+            "(/alias remove).",
+        )
+        for alias in sorted(aliases)
+        if not only_framing(alias) and (read := markup_read_away(alias)) is not None
     ]
     return problems
 

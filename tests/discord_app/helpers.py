@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import threading
 from collections import Counter
 from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Any
@@ -60,6 +61,13 @@ def buttons(message: JSON) -> dict[str, str]:
     return {c["label"]: c["custom_id"] for c in components(message) if c["type"] == 2}
 
 
+async def download_all(fake: FakeDiscord, user: FakeUser, listing: JSON) -> bytes:
+    """`/alias list`'s **Download all** clicked: the file it sends, whole."""
+    clicked = await fake.click(user, listing, buttons(listing)["Download all"])
+    [attached] = (await clicked.final_message())["attachments"]
+    return fake.attachment_bytes(attached)
+
+
 def selects(message: JSON) -> list[JSON]:
     return [c for c in components(message) if c["type"] == 3]
 
@@ -70,6 +78,22 @@ async def define(
     """Run /define and return the handle and the message the user ends up seeing."""
     handle = await fake.slash(user, "define", {"term": term, **options}, channel=channel)
     return handle, await handle.final_message()
+
+
+async def define_meanwhile(
+    fake: FakeDiscord,
+    user: FakeUser,
+    channel: FakeChannel,
+    started: threading.Event,
+    answered: threading.Event,
+) -> None:
+    """Once work held in its first step has `started`, a /define of KV Cache in `channel` gets
+    its card, and the work is told it was `answered` meanwhile (it can only be if the work runs
+    off the event loop)."""
+    assert await asyncio.to_thread(started.wait, 30)
+    _, card = await define(fake, user, "kv cache", channel)
+    answered.set()
+    assert embed_of(card)["title"] == "KV Cache"
 
 
 async def define_until_card(

@@ -15,7 +15,16 @@ from bot.storage import AliasImport, AliasRecord, Store
 from tests.fake_discord import FakeChannel, FakeUser, InteractionRefused
 
 from .conftest import Scene, StartBot
-from .helpers import define, embed_of, footer, is_ephemeral, selects
+from .helpers import (
+    buttons,
+    define,
+    define_meanwhile,
+    download_all,
+    embed_of,
+    footer,
+    is_ephemeral,
+    selects,
+)
 
 
 async def add(
@@ -224,15 +233,27 @@ async def test_list_and_remove(scene: Scene, bot: GlossaryBot) -> None:
     assert embed_of(await listing())["title"] == "1 alias in this server"
 
 
-async def test_a_long_list_attaches_every_alias_as_plain_text(
-    scene: Scene, bot: GlossaryBot, store: Store
+async def test_a_long_list_gives_every_alias_as_plain_text_when_asked(
+    scene: Scene, bot: GlossaryBot, store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """A list longer than its embed offers **Download all**, and makes no file until it is
+    clicked: made on every listing of a full server, its lines and upload held the other
+    servers' answers (bench/cross73_bench.py: p50 3-4x plain busy). Failed before: the listing
+    attached the file."""
     fake = scene.fake
     guild = scene.guild.id
     # Written in the store directly: 120 through /alias add would only test the cooldown.
     for n in range(120):
         await store.add_alias(guild, f"kv *stash* {n:03}", f"kv *stash* {n:03}", "kv-cache", 4242)
     await store.import_aliases([AliasImport(guild, "fetch_and_write", "fetch_and_write", "rag")])
+    made: list[int] = []
+    file_of = aliases_cog._alias_file
+
+    def counted(records: list[AliasRecord], local: LocalGlossary) -> bytes:
+        made.append(len(records))
+        return file_of(records, local)
+
+    monkeypatch.setattr(aliases_cog, "_alias_file", counted)
 
     handle = await fake.slash(scene.moderator, "alias list", {}, channel=scene.channel)
     message = await handle.final_message()
@@ -241,9 +262,15 @@ async def test_a_long_list_attaches_every_alias_as_plain_text(
     assert embed["title"] == "121 aliases in this server"
     # The embed escapes markdown and mentions the author (without pinging: no one is pinged).
     assert "“kv \\*stash\\* 000” → KV Cache (by <@4242>)" in embed["description"]
-    assert "all 121 are in the attached file." in embed["description"]
+    assert "more: **Download all** sends all 121 as a text file." in embed["description"]
     assert fake.sent_messages[-1].pings == []
-    [attached] = message["attachments"]
+    assert (message.get("attachments") or [], made) == ([], [])
+
+    clicked = await fake.click(scene.moderator, message, buttons(message)["Download all"])
+    sent = await clicked.final_message()
+    assert is_ephemeral(sent)
+    assert sent["content"] == "All 121 aliases in this server, one a line."
+    [attached] = sent["attachments"]
     assert attached["filename"] == f"aliases-{guild}.txt"
     lines = fake.attachment_bytes(attached).decode().splitlines()
     # The file has every alias as typed, its author by id (a text file shows no mention).
@@ -251,13 +278,46 @@ async def test_a_long_list_attaches_every_alias_as_plain_text(
     assert "kv *stash* 000 → KV Cache (by user 4242)" in lines
     assert "kv *stash* 119 → KV Cache (by user 4242)" in lines
     assert "fetch_and_write → Retrieval-Augmented Generation (RAG) (imported)" in lines
+    assert made == [121]
+
+    # Someone else pressing it (a custom id is no secret) is sent nowhere near the file.
+    other = await fake.click(scene.alice, message, buttons(message)["Download all"])
+    said = await other.final_message()
+    assert said["content"] == "Run `/alias list` to get this server's aliases."
+    assert not said.get("attachments")
+    assert made == [121]
+
+
+async def test_one_term_s_download_holds_that_term_s_aliases_alone(
+    scene: Scene, bot: GlossaryBot, store: Store
+) -> None:
+    """`/alias list term:` past its embed: **Download all** sends that card's aliases, read
+    again when clicked (one added meanwhile is in it), and no other term's."""
+    fake = scene.fake
+    guild = scene.guild.id
+    for n in range(120):
+        await store.add_alias(guild, f"kv stash {n:03}", f"kv stash {n:03}", "kv-cache", 4242)
+    await store.add_alias(guild, "fetch and write", "fetch and write", "rag", 4242)
+    handle = await fake.slash(
+        scene.moderator, "alias list", {"term": "kv-cache"}, channel=scene.channel
+    )
+    listing = await handle.final_message()
+    assert embed_of(listing)["title"] == "120 aliases of KV Cache"
+    await store.add_alias(guild, "kv stash late", "kv stash late", "kv-cache", 4242)
+    clicked = await fake.click(scene.moderator, listing, buttons(listing)["Download all"])
+    sent = await clicked.final_message()
+    assert sent["content"] == "All 121 aliases of KV Cache, one a line."
+    lines = fake.attachment_bytes(sent["attachments"][0]).decode().splitlines()
+    assert len(lines) == 121
+    assert "kv stash late → KV Cache (by user 4242)" in lines
+    assert not [line for line in lines if "fetch" in line]
 
 
 async def test_a_long_list_s_file_is_made_while_other_servers_are_answered(
     scene: Scene, bot: GlossaryBot, store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The attached file of a full server's `/alias list` names each alias's card (its 1,000
-    lines through `aliased_name`): made on the event loop, every server's answers waited for it
+    """The file of a full server's aliases names each alias's card (its 1,000 lines through
+    `aliased_name`): made on the event loop, every server's answers waited for it
     (bench/cross73_bench.py, four moderators listing in turn: p50 4.9x plain busy). Its first
     line now waits until a /define has been answered meanwhile, which only a file made off the
     loop lets happen; and the file is the same, byte for byte."""
@@ -280,12 +340,11 @@ async def test_a_long_list_s_file_is_made_while_other_servers_are_answered(
 
     monkeypatch.setattr(aliases_cog, "_alias_line", held_line)
     handle = await fake.slash(scene.moderator, "alias list", {}, channel=scene.channel)
-    listing = asyncio.create_task(handle.final_message())
-    assert await asyncio.to_thread(building.wait, 30)
-    _, card = await define(fake, scene.alice, "kv cache", scene.other_channel)
-    answered.set()
-    assert embed_of(card)["title"] == "KV Cache"
-    message = await listing
+    listed = await handle.final_message()
+    clicked = await fake.click(scene.moderator, listed, buttons(listed)["Download all"])
+    sending = asyncio.create_task(clicked.final_message())
+    await define_meanwhile(fake, scene.alice, scene.other_channel, building, answered)
+    message = await sending
     [attached] = message["attachments"]
     expected = [
         "fetch_and_write → Retrieval-Augmented Generation (RAG) (imported)",
@@ -305,6 +364,23 @@ async def test_aliases_survive_a_restart(scene: Scene, start_bot: StartBot, stor
         assert embed_of(card)["title"] == "KV Cache"
         _, elsewhere = await define(fake, scene.alice, "kv stash", scene.other_channel)
         assert is_ephemeral(elsewhere)
+
+
+async def test_download_all_works_after_a_restart(
+    scene: Scene, start_bot: StartBot, store: Store
+) -> None:
+    """A listing's **Download all** carries what it lists in its custom id (no view state in
+    memory): clicked on a listing sent before a restart, it sends the file."""
+    fake = scene.fake
+    for n in range(120):
+        await store.add_alias(scene.guild.id, f"kv stash {n:03}", f"kv stash {n:03}", "kv-cache", 1)
+    async with start_bot(store):
+        handle = await fake.slash(scene.moderator, "alias list", {}, channel=scene.channel)
+        listing = await handle.final_message()
+    async with start_bot(await Store.open(scene.db_path)):
+        every = (await download_all(fake, scene.moderator, listing)).decode().splitlines()
+    assert len(every) == 120
+    assert every[0] == "kv stash 000 → KV Cache (by user 1)"
 
 
 async def test_explain_terms_finds_names_inside_text_written_without_spaces(

@@ -3,6 +3,9 @@ and hostile files refused whole, each with a clear answer and nothing written.""
 
 from __future__ import annotations
 
+import asyncio
+import threading
+
 import pytest
 
 from bot.discord_app.app import GlossaryBot
@@ -12,7 +15,15 @@ from bot.storage import Store
 from bot.term_storage import TermChange, change_terms, read_terms
 
 from .conftest import Scene, StartBot
-from .helpers import VersionChecks, buttons, define, define_until_card, embed_of, is_ephemeral
+from .helpers import (
+    VersionChecks,
+    buttons,
+    define,
+    define_meanwhile,
+    define_until_card,
+    embed_of,
+    is_ephemeral,
+)
 from .term_commands import TOML, run_import
 
 
@@ -45,6 +56,38 @@ async def test_import_then_export_round_trips_into_another_server(
     # The same file again changes nothing.
     same = await run_import(scene, fake.add_attachment("terms.toml", data), dry_run=True)
     assert same.startswith("Dry run, nothing written. Would import: 0 added, 0 changed, 0 removed.")
+
+
+async def test_an_export_is_parsed_while_other_servers_are_answered(
+    scene: Scene, bot: GlossaryBot, store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`/term export` parsed the server's stored terms on the event loop (2,000 at their caps:
+    ~8 ms, every server waiting; aliaslist73). The first term it parses now waits until a
+    /define in another server has been answered meanwhile, which only a parse off the loop
+    lets happen (bounded: on the loop it gives up after 5 s and the test fails, as it did
+    before); the file is the same."""
+    fake = scene.fake
+    await run_import(scene, fake.add_attachment("terms.toml", TOML))
+    expected = export_bytes(await read_terms(store, scene.guild.id))
+    parsing, answered = threading.Event(), threading.Event()
+    answered_meanwhile: list[bool] = []
+    parse = ServerTerm.model_validate_json
+
+    def held(body: str | bytes) -> ServerTerm:
+        if not parsing.is_set():
+            parsing.set()
+            answered_meanwhile.append(answered.wait(timeout=5))
+        return parse(body)
+
+    # Armed once the server's terms are read: the /define below parses none.
+    monkeypatch.setattr(ServerTerm, "model_validate_json", held)
+    exported = await fake.slash(scene.moderator, "term export", {}, channel=scene.channel)
+    exporting = asyncio.create_task(exported.final_message())
+    await define_meanwhile(fake, scene.other_moderator, scene.other_channel, parsing, answered)
+    message = await exporting
+    assert fake.attachment_bytes(message["attachments"][0]) == expected
+    assert message["content"].startswith("2 terms of this server, as curated TOML.")
+    assert answered_meanwhile == [True]
 
 
 async def test_an_import_replaces_and_says_what_it_removes(

@@ -28,6 +28,7 @@ EMBED_FIELD_NAME_MAX = 256
 EMBED_FIELD_VALUE_MAX = 1024
 EMBED_FOOTER_MAX = 2048
 EMBED_AUTHOR_MAX = 256
+EMBED_URL_MAX = 2048  # openapi.json's RichEmbed.url maxLength
 # Components
 ACTION_ROWS_MAX = 5
 ROW_WIDTH = 5
@@ -183,7 +184,8 @@ def _check_link(errors: _Errors, path: Path, url: object) -> None:
     """An embed's link (its title's): Discord takes http(s) only ("Scheme ... is not
     supported", documented) and refuses an address it does not read as one, "Not a well formed
     URL": no host, a port that is none, spaces, and a host name with no dot ("localhost",
-    "wiki": the reports in bugsink#280, grafana#65270, gitea#14379, alertmanager-discord#19)."""
+    "wiki": the reports in bugsink#280, grafana#65270, gitea#14379, alertmanager-discord#19);
+    and one longer than 2,048 characters (the OpenAPI spec's maxLength)."""
     text = url if isinstance(url, str) else ""
     scheme = text.partition(":")[0] if ":" in text else ""
     if scheme.lower() not in ("http", "https"):
@@ -200,6 +202,7 @@ def _check_link(errors: _Errors, path: Path, url: object) -> None:
     named = "." in host or ":" in host  # a domain with its top level, an IPv4 or IPv6 address
     if not named or any(ch.isspace() or ord(ch) < 0x20 or ord(ch) == 0x7F for ch in text):
         errors.add(path, "URL_TYPE_INVALID_URL", "Not a well formed URL.")
+    errors.max_len(path, text, EMBED_URL_MAX)
 
 
 def check_allowed_mentions(allowed: object) -> list[FieldError]:

@@ -90,6 +90,8 @@ def test_embed_total_and_count_and_content() -> None:
         ("https://example.org/page", None),
         ("HTTPS://[::1]:8443/page", None),
         ("http://192.168.1.2/x?q=1#y", None),
+        ("https://example.org/" + "a" * 2028, None),
+        ("https://example.org/" + "a" * 2029, "BASE_TYPE_MAX_LENGTH"),
     ],
 )
 def test_an_embeds_link(url: str, code: str | None) -> None:

@@ -84,6 +84,8 @@ def forged_ids(
         yield f"remove ({who} id)", f"gb:term-rm:{uid}:0123456789abcdef:zorblax", BUTTON
         yield f"log page ({who} id)", f"gb:term-log:{uid}:{'9' * 18}", BUTTON
         yield f"suggest again ({who} id)", f"gb:sugg-again:{uid}:0123456789ab", BUTTON
+        yield f"download aliases ({who} id)", f"gb:alias-all:{uid}", BUTTON
+        yield f"download a removed term's aliases ({who} id)", f"gb:alias-all:{uid}:zorb-x", BUTTON
     yield "sources of a removed term", "gb:src:zorblax-removed", BUTTON
     yield "miss to alias", "gb:miss2alias", STRING_SELECT
     yield "accept this server's suggestion", f"gb:sugg:ok:{suggestion}:", BUTTON

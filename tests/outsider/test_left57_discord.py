@@ -158,4 +158,4 @@ async def test_a_related_term_s_button_after_that_term_was_removed(
     pressed = await fake.click(scene.alice, card, related["Blorptex"])
     answer = await pressed.final_message()
     assert is_ephemeral(answer)
-    assert answer["content"] == "That entry is no longer in the glossary."
+    assert answer["content"] == "That entry is no longer in this server's glossary."

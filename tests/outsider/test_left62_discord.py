@@ -10,7 +10,7 @@ import pytest
 from bot.discord_app.cogs import aliases
 from bot.storage import AliasImport, Store
 from tests.discord_app.conftest import StartBot
-from tests.discord_app.helpers import define, embed_of, selects
+from tests.discord_app.helpers import define, download_all, embed_of, selects
 
 from .conftest import Scene
 from .test_scale50 import toml_of
@@ -122,7 +122,7 @@ async def test_readme_alias_commands_at_their_edges(
     decomposed (200 code points, 100 characters after NFKC: "1-100 characters after
     normalisation"), two moderators removing it at once (one removes it, the other is told it
     is gone and keeps the use: one a window here), and `/alias list` of a server at its 1,000
-    aliases of 100 characters each (what a message cannot hold comes in an attached file)."""
+    aliases of 100 characters each (what a message cannot hold comes in a file, on **Download all**)."""
     fake, guild = scene.fake, scene.guild.id
     await store.import_aliases(
         [AliasImport(guild, f"zorb {n}", f"zorb {n}", "rag") for n in ("one", "two")]
@@ -155,7 +155,7 @@ async def test_readme_alias_commands_at_their_edges(
         await store.import_aliases([AliasImport(guild, a, a, "rag") for a in long_names])
         handle = await fake.slash(scene.owner, "alias list", {}, channel=scene.channel)
         message = await handle.final_message()
-        listed = fake.attachment_bytes(message["attachments"][0]).decode()
+        listed = (await download_all(fake, scene.owner, message)).decode()
         missing = [name for name in long_names if name not in listed]
         assert not missing, (len(missing), missing[:2], listed[-300:])
         assert "1,000 aliases in this server" in str(message), str(message)[:300]

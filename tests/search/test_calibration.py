@@ -13,7 +13,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from bot.glossary import load_glossary
 from bot.search import SearchIndex, calibration
+from bot.search.local import compile_local, with_vectors
+from bot.search.semantic.term_vectors import TermVectors
+
+from .server_term_calib import SERVERS, Server
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -30,7 +35,7 @@ def _fit_script():  # type: ignore[no-untyped-def]
 def test_shipped_numbers_are_the_scripts_fit() -> None:
     script = _fit_script()
     offers = [r for r in script.tuning(script.load(script.OFFERS)) if not r["card"]]
-    assert len(offers) == 1539
+    assert len(offers) == 1591
     (mean, scale, weights), threshold = script.fitted_offers(offers)
     assert np.allclose(calibration.MEAN, mean, rtol=1e-9, atol=1e-12)
     assert np.allclose(calibration.SCALE, scale, rtol=1e-9, atol=1e-12)
@@ -40,7 +45,7 @@ def test_shipped_numbers_are_the_scripts_fit() -> None:
 
 
 def test_the_script_prints_the_shipped_model_from_the_offers_file() -> None:
-    """`calib73_fit.py bench/results/calib73_offers.jsonl.gz --numbers`, as its docstring says.
+    """`calib73_fit.py bench/results/calib74_offers.jsonl.gz --numbers`, as its docstring says.
     Failed before (mend73): IndexError in np.quantile, the file holds no cards to fit."""
     ran = subprocess.run(
         [sys.executable, "bench/calib73_fit.py", str(_fit_script().OFFERS), "--numbers"],
@@ -64,7 +69,7 @@ def test_the_script_prints_the_shipped_model_from_the_offers_file() -> None:
     assert pytest.approx(calibration.BIAS, rel=1e-9) == float(said["BIAS"])
 
 
-# Tuning rows (dev4..dev25) that were offers with the right entry first and are now its card:
+# Tuning rows (dev3..dev24) that were offers with the right entry first and are now its card:
 # each failed before the step (an offer, no card).
 CARDED = [
     (
@@ -80,17 +85,11 @@ CARDED = [
         "no waiting for the whole group",
         "continuous-batching",
     ),
-    (
-        "why do we feed the correct previous token during training instead of what the model "
-        "predicted?",
-        "teacher-forcing",
-    ),
     ("why do some tokenizers start from the 256 possible byte values", "byte-level"),
-    (
-        "which optimizer keeps running averages of gradients and their squares, the default "
-        "everyone uses",
-        "adam",
-    ),
+    # carded since calib74's refit (offers under calib73's numbers: failed before it); the refit
+    # offers teacher-forcing (dev22) and adam (dev25) again, their right entry still first
+    ("how does the model not peek at future words during training?", "causal-mask"),
+    ("how do i restrict the model so it can only output yes or no", "constrained-decoding"),
 ]
 
 
@@ -100,3 +99,42 @@ def test_a_sure_offer_is_its_card(bundled_index: SearchIndex, text: str, entry: 
     assert result.entry is not None
     assert result.entry.id == entry
     assert all(s.id != entry for s in result.suggestions)
+
+
+@pytest.fixture(scope="module")
+def server_indexes(
+    bundled_index: SearchIndex, tmp_path_factory: pytest.TempPathFactory
+) -> list[tuple[Server, SearchIndex]]:
+    assert bundled_index.semantic is not None
+    vectors = TermVectors(bundled_index.semantic.encoder, tmp_path_factory.mktemp("vectors"))
+    built = []
+    for server in SERVERS:
+        local = compile_local(load_glossary(), bundled_index, server.terms, {}, vectors=vectors)
+        vectors.embed([text for _, text in local.texts])
+        built.append((server, with_vectors(local, vectors).index))
+    return built
+
+
+def test_a_server_terms_offer_is_never_carded_by_the_bundled_model(
+    server_indexes: list[tuple[Server, SearchIndex]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The model was fitted on bundled entries only (calib74): with its threshold at 0, where
+    it cards every offer it weighs, an offer a server term leads stays an offer, and one a
+    bundled entry leads in the same server is its card. Failed before (the term carded)."""
+    step = SearchIndex._offer_carded
+    monkeypatch.setattr(SearchIndex, "_offer_carded", lambda self, result, query: result)
+    monkeypatch.setattr(calibration, "OFFER_CARDED", 0.0)
+    led_by_term, led_by_bundled = [], []
+    for server, index in server_indexes:
+        terms = {term.id for term in server.terms}
+        for text in (*(text for text, _ in server.described), *server.off_topic):
+            offered = index.search(text)
+            if offered.entry is not None or not offered.suggestions:
+                continue
+            weighed = step(index, offered, text)
+            term = offered.suggestions[0].id in terms
+            (led_by_term if term else led_by_bundled).append(weighed.entry)
+    assert led_by_term, "no offer led by a server term"
+    assert all(entry is None for entry in led_by_term)
+    assert led_by_bundled, "no offer led by a bundled entry"
+    assert all(entry is not None for entry in led_by_bundled)

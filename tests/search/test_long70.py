@@ -66,12 +66,6 @@ STILL_FAILING = {
     " refunded a thousand dollars for a twenty dollar order, we changed the flow so that anything"
     " above fifty dollars stops and waits for a person on the team to look at it and approve or"
     " reject it before any money moves",
-    # still no card: the text names the optimizer, so the clause vote (texts naming nothing) does not read it
-    "every few thousand steps our training run would suddenly spike, the loss shooting up by "
-    "an order of magnitude and sometimes going to nan, and we'd have to roll back to a "
-    "checkpoint and pray. what finally fixed it was a one line change: before each optimizer "
-    "update we rescale the whole gradient vector whenever its norm goes above one, so a "
-    "single weird batch can't throw the weights off",
 }
 PROBES = ProbeFile("long70_probes.tsv", STILL_FAILING)
 

@@ -50,10 +50,6 @@ STILL_FAILING = {
     "big smart model train a small cheap one by making the small one copy the big one's full "
     "probability outputs rather than just the right answers. they say the small one ends up "
     "much better than training alone. what is that approach named",
-    "so we've got about ten gpus in a box and the model is too big for one of them. the "
-    "suggestion is to slice each layer's matrices across the cards so every gpu holds part of"
-    " every layer and they talk constantly. other option is putting different layers on "
-    "different cards. what's the umbrella term for splitting a model over devices",
     "we keep getting broken output from the model when we ask for data our code can parse, "
     "like missing brackets or extra chatter before it. a colleague says you can force the "
     "generator so at each step it's only allowed to choose tokens that keep the text valid "
@@ -90,6 +86,13 @@ STILL_FAILING = {
     "just take pairs of a better answer and a worse answer and just train the model to raise "
     "the odds of the first relative to the second, compared to a frozen copy. much simpler "
     "and stable. what is that method called",
+    # positional-encoding: carded on main; long74's vote reads it (its asking clause, naming "token",
+    # lies past the 300-character cut, so the names stand only in clauses asking nothing) and
+    # puts Positional Encoding first on the averaged scale, where it is an offer, not the card
+    "reading about how language models know word order, since the attention itself doesn't "
+    "care about order. older ones added fixed sine and cosine patterns to each token, newer"
+    " ones rotate the query and key vectors by an angle depending on where the token sits. "
+    "what's the general name for telling the model where each token sits like that",
 }
 PROBES = ProbeFile("long71_probes.tsv", STILL_FAILING)
 

@@ -6,7 +6,8 @@ the branch or reading the code; on main d2519041 8 of 18 setting messages and 12
 ones get their card, no wrong card. The clause vote read also where a name is written, from the
 clauses holding none, carded 10 of 18 (+ sleeper agents, continued pretraining) but lost a
 Discord test's card ("what is a kv cache? " + chat): reverted (bench/results/semantic.md
-"long73")."""
+"long73"). long74's vote (names only in clauses asking nothing, the vote's ranking only where it
+moves the first) cards continued pretraining too."""
 
 from __future__ import annotations
 
@@ -15,17 +16,13 @@ from .probe_files import ProbeFile, the_asked_card
 # Probes that fail on this branch: strict expected failures, so one that starts passing fails
 # the suite and is moved out of here. All but one are offered (most first) and not carded.
 STILL_FAILING = {
-    # sleeper-agents (carded by the reverted rule)
+    # sleeper-agents (carded by the reverted rule; long74's vote puts it first as the whole text
+    # does, so the whole text's scale stands: an offer)
     "we have a safety team that does red teaming every quarter. my question is different: a"
     " model that behaves perfectly during testing but has a hidden trigger, like a certain "
     "year in the prompt, after which it starts writing insecure code on purpose. "
     "researchers trained these deliberately to see if safety training removes it. what are "
     "they called",
-    # continued-pretraining (carded by the reverted rule)
-    "we use lora for most of our fine-tuning. but my boss asked about something else: after"
-    " pretraining on the whole web, you keep training the base model on a big pile of new "
-    "domain text, like medical papers, with the same next-word objective, before any "
-    "instruction tuning. is there a name for that",
     # held-out-data
     "i'm doing my thesis in python with numpy, mostly small experiments. my advisor said "
     "before i trust the numbers i should keep a slice of the data that the model never sees"

@@ -32,11 +32,6 @@ STILL_FAILING = {
     "it and never the ones after, otherwise it would just peek at the answer it is supposed to "
     "predict, so the scores for later positions get blanked out before they are turned into "
     "weights",
-    # still fails
-    "I asked the chatbot how to kill a python process that was hanging on my server and it "
-    "lectured me about violence and refused to help, it seems these assistants are tuned so "
-    "cautiously that they turn down perfectly harmless requests just because a word sounds "
-    "scary",
 }
 PROBES = ProbeFile("near36_probes.tsv", STILL_FAILING)
 

@@ -4,6 +4,9 @@ the vectors least recently used are let go, not the first embedded. Failed on 0f
 from __future__ import annotations
 
 import hashlib
+import os
+import subprocess
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -11,6 +14,8 @@ import numpy as np
 
 from bot.search.semantic.term_vectors import TermVectors
 from bot.search.semantic.vectors import Vectors
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 class HashEncoder:
@@ -92,3 +97,55 @@ def test_another_processs_vectors_read_in_do_not_push_out_the_servers_held(
     other.save()
     here.embed(NEW, in_use=[busy])
     assert here.vectors(busy).keys() == set(busy)
+
+
+def test_processes_writing_the_file_at_once_keep_each_other_s_vectors(tmp_path: Path) -> None:
+    """product74: two processes on one cache folder (shards, concurrent test runs) each wrote
+    the vectors they held: one that wrote while the other embedded was overwritten, and its
+    vectors embedded again at its next start. Failed before: the other's term missing from
+    the file. Now each write keeps what the file holds that it lacks, and the writer takes
+    those in at its next `embed` rather than embedding them."""
+    theirs, mine_text = "the other process's term", "this process's term"
+    other = TermVectors(HashEncoder(), tmp_path)
+    assert other.missing([theirs]) == [theirs]  # both processes read the (empty) file first
+
+    class Meanwhile(HashEncoder):
+        def encode(self, texts: Sequence[str]) -> Vectors:
+            if not self.texts:  # while this process embeds, the other writes the file
+                assert other.embed([theirs]) == 1
+            return super().encode(texts)
+
+    encoder = Meanwhile()
+    mine = TermVectors(encoder, tmp_path)
+    assert mine.embed([mine_text]) == 1
+    assert TermVectors(HashEncoder(), tmp_path).missing([theirs, mine_text]) == []
+    assert mine.embed([theirs]) == 0  # read from the file, not embedded again
+    assert encoder.texts == [mine_text]
+    assert [p.name for p in tmp_path.iterdir() if p.suffix == ".npz"] == ["term-vectors.npz"]
+
+
+# One process of the test below: embeds its own texts one at a time, saving after each.
+WRITER = """
+import sys
+from pathlib import Path
+from bot.search.semantic.term_vectors import TermVectors
+from tests.search.test_term_vector_cache import HashEncoder
+vectors = TermVectors(HashEncoder(), Path(sys.argv[1]))
+for n in range(int(sys.argv[3])):
+    vectors.embed([f"process {sys.argv[2]} term {n}"])
+    vectors.save()
+"""
+
+
+def test_processes_started_at_once_lose_no_vector(tmp_path: Path) -> None:
+    """Four processes (shards started together) embedding and writing one cache folder at the
+    same time: every vector each embedded is in the file at the end."""
+    processes, each = 4, 15
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    running = [
+        subprocess.Popen([sys.executable, "-c", WRITER, str(tmp_path), str(p), str(each)], env=env)
+        for p in range(processes)
+    ]
+    assert [process.wait(timeout=120) for process in running] == [0] * processes
+    texts = [f"process {p} term {n}" for p in range(processes) for n in range(each)]
+    assert TermVectors(HashEncoder(), tmp_path).missing(texts) == []

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from bot.discord_app.cogs.about import AboutCog
-from bot.discord_app.cogs.aliases import AliasCog
+from bot.discord_app.cogs.aliases import AliasCog, AliasFileButton
 from bot.discord_app.cogs.define import DefineCog
 from bot.discord_app.cogs.explain import ExplainCog
 from bot.discord_app.cogs.stats import MissToAliasSelect, StatsCog
@@ -35,6 +35,7 @@ DYNAMIC_ITEMS = (
     RemoveButton,
     DecideButton,
     LogPageButton,
+    AliasFileButton,
     SuggestButton,
     SuggestAgainButton,
 )

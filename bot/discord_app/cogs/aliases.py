@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import asyncio
 import io
+import re
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -36,11 +37,13 @@ from bot.discord_app.cogs.moderators import (
 )
 from bot.discord_app.cogs.suggestions import Opens, accept_waiting
 from bot.discord_app.cooldowns import CommandLimit
-from bot.discord_app.errors import NO_MENTIONS
+from bot.discord_app.errors import NO_MENTIONS, guarded
+from bot.discord_app.items import ENTRY, OWNER, Restorable, carried, shown_as_typed
 from bot.discord_app.replies import (
     TERMS_UNREAD,
     echo,
     echo_name,
+    entry_of,
     wrote_through_the_stop,
 )
 from bot.discord_app.state import BotState
@@ -133,8 +136,8 @@ async def _added(
             terms_version = await state.store.terms_version(scope) if state.store else None
             current = await state.servers.current(scope)
             key, stored_text = check_alias(text, entry.id, current.index, current.aliases)
-        except AliasRejected as exc:
-            return str(exc), False
+        except AliasRejected as exc:  # it quotes what was typed: shown so
+            return shown_as_typed(str(exc)), False
         except StorageError:
             return await write_failed(state), False
         except IndexingFailed:  # logged, with its traceback, where it failed
@@ -169,7 +172,7 @@ async def _added(
         await state.servers.reload(scope)
     shown = echo(stored_text)  # as the moderator typed it, not as search folds it (`key`)
     if result.status is AddAliasStatus.REFUSED:
-        return result.reason or "That alias clashes with another one.", False
+        return shown_as_typed(result.reason or "That alias clashes with another one."), False
     if result.status is AddAliasStatus.TERMS_CHANGED:
         return (
             "This server's terms changed a moment ago (another process wrote them), so "
@@ -230,6 +233,83 @@ def _alias_line(record: AliasRecord, local: LocalGlossary, *, plain: bool) -> st
 def _alias_file(records: Sequence[AliasRecord], local: LocalGlossary) -> bytes:
     """`/alias list`'s attached file: every alias, one a line, as `_alias_line` writes it plain."""
     return "".join(_alias_line(r, local, plain=True) + "\n" for r in records).encode()
+
+
+async def _listed(
+    interaction: Interaction, local: LocalGlossary, entry: Entry | None
+) -> list[AliasRecord] | None:
+    """The server's aliases for `/alias list` and its file (of `entry`'s card alone, if given),
+    or None with the moderator told why not (the database, or the server's terms unread)."""
+    scope = interaction.guild_id or 0
+    records = await read_or_say(interaction, lambda store: store.list_aliases(scope, None))
+    if records is None:
+        return None
+    # The server read again: the aliases of its own terms would read "no longer in the
+    # glossary" against the bundled glossary answering meanwhile.
+    if not interaction.client.state.servers.knows(scope) and any(
+        local.entry(r.entry_id) is None for r in records
+    ):
+        await reply(interaction, TERMS_UNREAD)
+        return None
+    if entry is None:
+        return records
+    # a term's aliases: those opening its card, whichever id they name
+    return [r for r in records if local.card_id(r.entry_id) == entry.id]
+
+
+class AliasFileButton(
+    Restorable[discord.ui.Button[Any]], template=rf"gb:alias-all:{OWNER}(?::{ENTRY})?"
+):
+    """`/alias list`'s **Download all**: every alias listed (of one card's `entry_id`, or the
+    server's), one a line, as `_alias_line` writes it plain, in a text file. Made only when
+    asked: made on every listing of a full server, its 1,000 lines and upload held the other
+    servers' answers (bench/cross73_bench.py, p50 3-4x plain busy)."""
+
+    def __init__(self, owner_id: int, entry_id: str | None) -> None:
+        custom_id = f"gb:alias-all:{owner_id}" + (f":{carried(entry_id)}" if entry_id else "")
+        super().__init__(
+            discord.ui.Button(
+                label="Download all", style=discord.ButtonStyle.secondary, custom_id=custom_id
+            )
+        )
+        self.owner_id, self.entry_id = owner_id, entry_id
+
+    @classmethod
+    def restore(cls, match: re.Match[str], item: discord.ui.Item[Any]) -> AliasFileButton:
+        return cls(int(match["owner"]), match["entry"])
+
+    @guarded
+    async def callback(self, interaction: Interaction) -> None:
+        scope = interaction.guild_id
+        if interaction.user.id != self.owner_id or scope is None:
+            await reply(interaction, "Run `/alias list` to get this server's aliases.")
+            return
+        # A button carries no command permissions: asked as Discord would ask of `/alias` here.
+        await thinking(interaction)
+        if not await interaction.client.command_access.may_use(interaction, "alias"):
+            await reply(interaction, "You can't list this server's aliases any more.")
+            return
+        local = await interaction.client.state.servers.local(scope)
+        entry = entry_of(local, self.entry_id) if self.entry_id else None
+        if self.entry_id and entry is None:
+            await reply(interaction, "That term is no longer in the glossary.")
+            return
+        records = await _listed(interaction, local, entry)
+        if records is None:
+            return
+        if not records:
+            await reply(interaction, "There are no such aliases now.")
+            return
+        # Made in a thread: a full server's 1,000 lines, each naming its card, held every
+        # server's answers on the event loop (bench/cross73_bench.py).
+        every = await asyncio.to_thread(_alias_file, records, local)
+        of = f" of {echo_name(entry.display_title)}" if entry else " in this server"
+        await interaction.followup.send(
+            f"All {len(records):,} alias{'es' if len(records) != 1 else ''}{of}, one a line.",
+            file=discord.File(io.BytesIO(every), filename=f"aliases-{scope}.txt"),
+            ephemeral=True,
+            allowed_mentions=NO_MENTIONS,
+        )
 
 
 async def _no_such_alias(store: Store, scope: int, alias: str) -> str:
@@ -392,18 +472,9 @@ class AliasCog(
                     else TERMS_UNREAD,
                 )
                 return
-        records = await read_or_say(interaction, lambda store: store.list_aliases(scope, None))
+        records = await _listed(interaction, local, entry)
         if records is None:
             return
-        # The server read again: the aliases of its own terms would read "no longer in the
-        # glossary" against the bundled glossary answering meanwhile.
-        if not self.state.servers.knows(scope) and any(
-            local.entry(r.entry_id) is None for r in records
-        ):
-            await reply(interaction, TERMS_UNREAD)
-            return
-        if entry is not None:  # a term's aliases: those opening its card, whichever id they name
-            records = [r for r in records if local.card_id(r.entry_id) == entry.id]
         if not records:
             empty = (
                 f"**{shown_name(entry.display_title)}** has no aliases here"
@@ -425,19 +496,17 @@ class AliasCog(
             description=description,
             colour=BRAND_COLOUR,
         )
-        files: list[discord.File] = []
+        more: dict[str, Any] = {}
         if listed < len(records):
-            # The rest would not fit in a message: every alias goes in a plain text file.
+            # The rest would not fit in a message: a file of all of them, when asked for.
             embed.description = (
-                f"{description}\n\n…and {len(records) - listed:,} more: all {len(records):,} "
-                "are in the attached file."
+                f"{description}\n\n…and {len(records) - listed:,} more: **Download all** sends "
+                f"all {len(records):,} as a text file."
             )
-            # Made in a thread: a full server's 1,000 lines, each naming its card, held every
-            # server's answers on the event loop (bench/cross73_bench.py).
-            every = await asyncio.to_thread(_alias_file, records, local)
-            files.append(discord.File(io.BytesIO(every), filename=f"aliases-{scope}.txt"))
+            button = AliasFileButton(interaction.user.id, entry.id if entry else None)
+            more["view"] = discord.ui.View(timeout=None).add_item(button)
         await interaction.followup.send(
-            embed=embed, ephemeral=True, allowed_mentions=NO_MENTIONS, files=files
+            embed=embed, ephemeral=True, allowed_mentions=NO_MENTIONS, **more
         )
 
     @list_aliases.autocomplete("term")

@@ -43,6 +43,7 @@ from bot.discord_app.items import (
     SUGGEST_QUERY,
     Restorable,
     edit_again_button,
+    shown_as_typed,
     submitted_values,
     suggest_button,
     suggestion_refusal,
@@ -214,7 +215,7 @@ async def own_waiting(store: Store, scope: int, user_id: int, title: str) -> str
 def name_refused(title: str) -> str | None:
     """Why no term may be named `title` (a mention, a link, Discord markup), or None."""
     refusal = suggestion_refusal(title)
-    return None if refusal is None else f"{refusal} Nothing was queued."
+    return None if refusal is None else shown_as_typed(f"{refusal} Nothing was queued.")
 
 
 def _unfit(title: str, definition: str) -> str | None:

@@ -71,11 +71,33 @@ def unknown_top_level(data: dict[str, Any], written: str) -> str | None:
     unknown = sorted(set(data) - {"entries"})
     if not unknown:
         return None
-    said = f"unknown top-level key{'s' if len(unknown) > 1 else ''}: {unknown}"
+    names = [repr(key) for key in unknown]  # named as written, not as a Python list
+    named = f"{', '.join(names[:-1])} and {names[-1]}" if len(names) > 1 else names[0]
+    said = f"unknown top-level key{'s' if len(unknown) > 1 else ''} {named}"
     near = [k for k in unknown if difflib.get_close_matches(k.lower(), ["entries"], cutoff=0.6)]
     if near:
         said += f" (did you mean {written}? {near[0]!r} is not read)"
+    elif _tables(data.get("sources")) and "entries" not in data:
+        said += ": this looks like the glossary's sources file (`[[sources]]`), not a file of terms"
     return said
+
+
+# `[entries."id"]` tables, each amending a bundled entry, where a file of terms was expected.
+_OVERLAY = (
+    'this looks like a curation overlay (`[entries."id"]` tables amending a bundled file\'s '
+    "entries), not a file of terms; "
+)
+
+
+def _overlay(items: Any) -> bool:
+    return (
+        isinstance(items, dict) and bool(items) and all(isinstance(v, dict) for v in items.values())
+    )
+
+
+def _tables(value: Any) -> bool:
+    """Whether `value` is a non-empty array of tables (`[[name]]`)."""
+    return isinstance(value, list) and bool(value) and all(isinstance(v, dict) for v in value)
 
 
 def _read_toml(path: Path, problems: list[Problem]) -> tuple[dict[str, Any], str] | None:
@@ -116,8 +138,9 @@ def curated_entries(
             Problem(
                 "error",
                 name,
-                "`entries` must be an array of tables: write each entry under [[entries]] "
-                "(two brackets)",
+                "`entries` must be an array of tables: "
+                + (_OVERLAY if _overlay(items) else "")
+                + "write each entry under [[entries]] (two brackets)",
             )
         )
         return []

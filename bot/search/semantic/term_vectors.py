@@ -10,10 +10,12 @@ spares a restart, or another bot process on the same database, embedding them ag
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import logging
 import threading
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -161,15 +163,29 @@ class TermVectors:
         if self.cache_dir is None:
             return {}
         self._seen_mtime = self._mtime()
-        return read_vectors(self.cache_dir, TERM_CACHE_FILE)
+        return self._read_file()
+
+    def _read_file(self) -> dict[bytes, Vectors]:
+        return read_vectors(self.cache_dir, TERM_CACHE_FILE) if self.cache_dir else {}
 
     def _save(self, vectors: dict[bytes, Vectors]) -> None:
         if self.cache_dir is None:
             return
-        saved = write_vectors(self.cache_dir, vectors, TERM_CACHE_FILE, quiet=True)
-        if saved:
-            self._seen_mtime = self._mtime()
-        elif not self._write_failed:
+        # Processes sharing the folder (shards, test runs) each wrote what they held: the last
+        # write dropped what another had embedded since this one last read, embedded again at
+        # its next start. One writer at a time now, each keeping the file's vectors it lacks.
+        with _writing(self.cache_dir):
+            seen = self._mtime() == self._seen_mtime
+            if not seen:  # another process's, as `_merge` takes them in: the most recent
+                vectors = {
+                    **vectors,
+                    **{k: v for k, v in self._read_file().items() if k not in vectors},
+                }
+                vectors = dict(list(vectors.items())[-self.kept :])
+            saved = write_vectors(self.cache_dir, vectors, TERM_CACHE_FILE, quiet=True)
+            if saved and seen:  # else left unseen: the next `embed` takes them in (`_read_newer`)
+                self._seen_mtime = self._mtime()
+        if not saved and not self._write_failed:
             self._write_failed = True
             log.warning(
                 "cannot write server terms' vectors in %s: kept in memory, embedded again "
@@ -177,3 +193,20 @@ class TermVectors:
                 self.cache_dir,
                 CACHE_ENV,
             )
+
+
+@contextlib.contextmanager
+def _writing(cache_dir: Path) -> Iterator[None]:
+    """Held while this process reads and writes the cache file: another process's write waits
+    (flock, let go by the kernel if its holder dies). A folder where the lock file cannot be
+    made (read-only, a file system without locks) writes unlocked, as before."""
+    try:
+        cache_dir.mkdir(parents=True, exist_ok=True)
+        lock = (cache_dir / f"{TERM_CACHE_FILE}.lock").open("a")
+    except OSError:
+        yield
+        return
+    with lock:
+        with contextlib.suppress(OSError):
+            fcntl.flock(lock, fcntl.LOCK_EX)
+        yield  # closing the file lets the lock go

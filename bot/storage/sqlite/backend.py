@@ -461,6 +461,8 @@ class SqliteBackend(Backend):
         unemptied = await self.writer.replace(None, empty_wal=True)
         self._let_go_of_file()
         deleted = _identity_of(self.location) is None  # else another file was put there
+        # A 0-byte file put there (a failed download moved into place) is a new database too.
+        emptied = not deleted and _empty_file(self.location)
         try:
             conn, identity = await _prepare(
                 self.location, busy_timeout=self._busy_timeout, migrate=Migrate.UPGRADE
@@ -483,15 +485,18 @@ class SqliteBackend(Backend):
         if self._lost.ended():  # the loss was said: this ends it
             # A folder put back empty gets a new database: "again" alone reads as the old one.
             made = (
-                " (a new, empty database: what the old file held is not in it)" if deleted else ""
+                " (a new, empty database: what the old file held is not in it)"
+                if deleted or emptied
+                else ""
             )
             log.warning("writing to the database at %s again%s", self.location, made)
-        elif deleted:
+        elif deleted or emptied:
             log.error(
-                "the database file DATABASE_PATH=%s is gone (deleted or moved away): the bot "
-                "made a new, empty database there and writes to it; what the old file held "
-                "(aliases, terms, counts) is not in it",
+                "the database file DATABASE_PATH=%s %s: the bot made a new, empty database "
+                "there and writes to it; what the old file held (aliases, terms, counts) is not "
+                "in it",
                 self.location,
+                "was replaced by an empty file" if emptied else "is gone (deleted or moved away)",
             )
         else:
             log.warning(
@@ -500,6 +505,13 @@ class SqliteBackend(Backend):
                 "replaced is not in it",
                 self.location,
             )
+
+
+def _empty_file(path: str) -> bool:
+    try:
+        return Path(path).stat().st_size == 0
+    except OSError:
+        return False
 
 
 def _look_at(file: int, shm: int) -> FileLook | None:
