@@ -1,0 +1,108 @@
+"""mend74: loose ends noticed by review74 and product74 (tests/outsider/PLAN.md, its "mend74"
+section): the command line in processes, search and the cards as the bot uses them."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot.discord_app.app import GlossaryBot
+from bot.storage import Store
+from bot.storage.backend import Migrate
+from bot.storage.cli import on_store
+from bot.term_storage import read_terms
+
+from .conftest import Scene
+from .test_left47 import moderator_answer
+from .test_outsider69 import import_file
+from .test_product71 import EXIT_WITHIN, _environment
+
+# -- 1. A command whose output is its point, started with standard output closed --
+
+PRINTS = {
+    "search": ["search", "rag"],
+    "define": ["define", "rag"],
+    "export": ["export"],
+    "aliases export": ["aliases", "export"],
+    "terms export": ["terms", "export", "--guild", "1"],
+    "terms log": ["terms", "log", "--guild", "1"],
+    "stats": ["stats"],
+}
+
+
+def _closed_stdout(home: Path, arguments: list[str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        ["sh", "-c", 'exec "$@" >&-', "sh", sys.executable, "-m", "bot", *arguments],
+        env=_environment(home, GLOSSARY_PATHS=""),
+        cwd=home,
+        stderr=subprocess.PIPE,
+        text=True,
+        timeout=EXIT_WITHIN,
+        check=False,
+    )
+
+
+@pytest.mark.parametrize("arguments", PRINTS.values(), ids=PRINTS.keys())
+def test_a_command_whose_output_is_its_point_fails_on_a_closed_standard_output(
+    tmp_path: Path, arguments: list[str]
+) -> None:
+    """`search rag >&-` (also define, the exports, stats, terms log) exited 0 having written
+    nothing, where `--help >&-` says so and exits 1: now the same one line, exit 1, before any
+    work. Failed before: exit 0, nothing said. (`check >&-` stays 0: test_review72.)"""
+    done = _closed_stdout(tmp_path, arguments)
+    assert (done.returncode, done.stderr) == (
+        1,
+        "glossary-bot: error: cannot write the output: standard output is closed\n",
+    )
+
+
+def test_an_export_to_a_file_needs_no_standard_output(tmp_path: Path) -> None:
+    """`-o FILE` writes no stdout: a closed one is no error for it."""
+    on_store(tmp_path / "glossary-bot.db", lambda store: store.aliases(1), migrate=Migrate.UPGRADE)
+    done = _closed_stdout(tmp_path, ["terms", "export", "--guild", "1", "-o", "terms.toml"])
+    assert done.returncode == 0, done.stderr
+    assert "standard output" not in done.stderr, done.stderr
+    assert (tmp_path / "terms.toml").exists()
+
+
+def test_a_pipe_closed_by_its_reader_stays_quiet(tmp_path: Path) -> None:
+    """`search rag ... | head -c 1`: the reader took what it wanted; exit 0, nothing on stderr
+    (a guard: held before too)."""
+    with subprocess.Popen(
+        [sys.executable, "-m", "bot", "search", *["rag", "kv cache", "lora"] * 2000],
+        env=_environment(tmp_path, GLOSSARY_PATHS=""),
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    ) as program:
+        assert program.stdout is not None
+        assert program.stderr is not None
+        assert program.stdout.read(1)
+        program.stdout.close()
+        status = program.wait(timeout=EXIT_WITHIN)
+        said = program.stderr.read().decode()
+    assert (status, said) == (0, "")
+
+
+# -- 2. The framing refusal quotes a name as search reads it, markup and all --
+
+
+async def test_a_question_s_wording_under_markup_is_quoted_as_search_reads_it(
+    scene: Scene, bot: GlossaryBot, store: Store
+) -> None:
+    """`/alias add "# WHAT"` and a term imported titled "# WHAT IS" are refused (review74), but
+    the refusal said “# what” (normalize keeps "#" for C#) where search reads “what”, as
+    `/suggest` says since product74. Failed before: both quoted the "#"."""
+    said = await moderator_answer(scene, "alias add", {"alias": "# WHAT", "term": "lora"})
+    assert "in any case (“# WHAT” reads as “what”)" in said, said
+    assert await store.aliases(scene.guild.id) == {}
+    text = (
+        '[[entries]]\ntitle = "# WHAT IS"\ncategory = "Fundamentals"\n'
+        'definition = "A made-up thing for a test."\n'
+    )
+    said = await import_file(scene, "ours.toml", text)
+    assert "in any case (“# WHAT IS” reads as “what is”)" in said, said
+    assert await read_terms(store, scene.guild.id) == []
