@@ -10,10 +10,12 @@ from pathlib import Path
 import pytest
 
 from bot.discord_app.app import GlossaryBot
+from bot.glossary.letters import fit_around
 from bot.storage import Store
 from bot.storage.backend import Migrate
 from bot.storage.cli import on_store
 from bot.term_storage import read_terms
+from tests.discord_app.helpers import embed_of
 
 from .conftest import Scene
 from .test_left47 import moderator_answer
@@ -106,3 +108,37 @@ async def test_a_question_s_wording_under_markup_is_quoted_as_search_reads_it(
     said = await import_file(scene, "ours.toml", text)
     assert "in any case (“# WHAT IS” reads as “what is”)" in said, said
     assert await read_terms(store, scene.guild.id) == []
+
+
+# -- 3. The footer quotes the part of a long question that matched --
+
+
+async def test_a_footer_quotes_the_part_of_a_long_question_that_matched(
+    scene: Scene, bot: GlossaryBot
+) -> None:
+    """The footer quoted the first 100 characters of the question's core, so "what is " + 95
+    letters + " kv cahce" said `matched "aaaa… […]" as a typo`: the part that matched cut away
+    (review74). Now it is cut around the run most like the card's name. Failed before."""
+    fake = scene.fake  # a mention: /define takes 100 characters
+    said = "what is " + "a" * 95 + " kv cahce"
+    await fake.user_message(scene.alice, scene.channel, f"{fake.bot.mention} {said}")
+    card = embed_of(await fake.wait_for_channel_message(scene.channel))
+    assert card["title"] == "KV Cache", card
+    assert ' · matched "[…] kv cahce" as a typo' in card["footer"]["text"], card["footer"]
+
+
+WORDS = " ".join(f"w{i:02}" for i in range(60))  # 239 characters, each word its own
+
+
+@pytest.mark.parametrize(("start", "kept"), [(0, "w00"), (120, "w30"), (236, "w59")])
+def test_a_long_text_is_cut_around_the_part_kept(start: int, kept: str) -> None:
+    """`fit_around`: the part kept whole wherever it is, whole words around it, marked where
+    cut, never past the limit."""
+    cut = fit_around(WORDS, start, start + 3, 100)
+    assert len(cut) <= 100, cut
+    assert f" {kept} " in f" {cut} ", cut
+    assert cut.startswith("[…] ") == (start > 0), cut
+    assert cut.endswith(" […]") == (start < 236), cut
+    inner = cut.removeprefix("[…] ").removesuffix(" […]")
+    assert f" {inner} " in f" {WORDS} ", cut  # whole words, as they were
+    assert len(inner) > 80, cut  # the room used, not only the part
