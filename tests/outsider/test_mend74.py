@@ -11,6 +11,7 @@ import pytest
 
 from bot.discord_app.app import GlossaryBot
 from bot.glossary.letters import fit_around
+from bot.glossary.server_terms import ServerTerm
 from bot.storage import Store
 from bot.storage.backend import Migrate
 from bot.storage.cli import on_store
@@ -20,7 +21,10 @@ from tests.discord_app.helpers import embed_of
 from .conftest import Scene
 from .test_left47 import moderator_answer
 from .test_outsider69 import import_file
+from .test_product70 import _imported
 from .test_product71 import EXIT_WITHIN, _environment
+from .test_review71 import ONE_ENTRY
+from .test_review74 import _stored
 
 # -- 1. A command whose output is its point, started with standard output closed --
 
@@ -142,3 +146,40 @@ def test_a_long_text_is_cut_around_the_part_kept(start: int, kept: str) -> None:
     inner = cut.removeprefix("[…] ").removesuffix(" […]")
     assert f" {inner} " in f" {WORDS} ", cut  # whole words, as they were
     assert len(inner) > 80, cut  # the room used, not only the part
+
+
+# -- 4. A reference URL with userinfo: its shown start is not its host --
+
+USERINFO = "https://docs.example.org:s3cret@evil.example/kv-cache"
+
+
+def test_a_reference_url_with_userinfo_is_a_problem_said_without_its_password(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`https://docs.example.org:s3cret@evil.example/` was taken and shown as the card's link:
+    a browser goes to evil.example. `terms import` (as `check`) says so in one line, without
+    the password. Failed before (imported, exit 0)."""
+    monkeypatch.chdir(tmp_path)
+    code, said = _imported(tmp_path, capsys, "ours.toml", ONE_ENTRY + f'reference = "{USERINFO}"\n')
+    assert code == 1, said
+    assert "Reference: reference URL has a user name or password before its host" in said, said
+    assert "s3cret" not in said, said
+
+
+async def test_a_stored_reference_with_userinfo_leaves_the_card_without_its_link(
+    scene: Scene, bot: GlossaryBot, store: Store
+) -> None:
+    """One stored before (a file imported before this check) goes out without the link, as a
+    reference past Discord's length does (review74). Failed before: the card linked to it."""
+    term = ServerTerm(
+        id="zorb",
+        title="Zorb",
+        definition="A made-up zorb.",
+        category="Fundamentals",
+        reference=USERINFO,
+    )
+    await _stored(scene, bot, store, term)
+    asked = await scene.fake.slash(scene.alice, "define", {"term": "zorb"}, channel=scene.channel)
+    [card] = (await asked.final_message())["embeds"]
+    assert card["title"] == "Zorb", card
+    assert card.get("url") is None, card
