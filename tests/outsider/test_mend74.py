@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.cachedir import default_cache_dir
 from bot.discord_app.app import GlossaryBot
 from bot.glossary.letters import fit_around
 from bot.glossary.server_terms import ServerTerm
@@ -183,3 +184,15 @@ async def test_a_stored_reference_with_userinfo_leaves_the_card_without_its_link
     [card] = (await asked.final_message())["embeds"]
     assert card["title"] == "Zorb", card
     assert card.get("url") is None, card
+
+
+# -- 5. A test run's own cache folder --
+
+
+def test_a_test_run_writes_its_vectors_in_a_cache_folder_of_its_own() -> None:
+    """Concurrent runs shared ~/.cache/glossary-bot (term vectors one run embedded became the
+    others'): the run now has its own folder (tests/conftest.py), seeded from that one. Failed
+    before: the default was ~/.cache/glossary-bot."""
+    own = default_cache_dir()
+    assert own != Path.home() / ".cache" / "glossary-bot", own
+    assert own.is_dir(), own
