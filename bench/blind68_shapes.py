@@ -24,9 +24,10 @@ from rapidfuzz.distance import OSA
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bot.glossary import load_glossary  # noqa: E402
+from bench.slice_shapes import print_by_shape  # noqa: E402
+from bot.glossary import Glossary, load_glossary  # noqa: E402
 from bot.search import SearchIndex  # noqa: E402
-from bot.search.relevance import Case, evaluate_slices, format_sliced, load_cases  # noqa: E402
+from bot.search.relevance import Case  # noqa: E402
 
 SETS = ("relevance_blind47.tsv", "relevance_blind48.tsv")
 TUNING = {"dev22"}
@@ -35,6 +36,17 @@ STOPWORDS = {"of", "the", "and", "for", "to", "in", "on"}
 
 def words(text: str) -> set[str]:
     return set(re.findall(r"[a-z0-9]+", text.lower()))
+
+
+def names_of(glossary: Glossary) -> dict[str, set[str]]:
+    """Each entry's words that name it: its title's and id's, and its title's initials."""
+    names = {}
+    for entry in glossary:
+        title = re.split(r"[\s\-()&]+", entry.title.lower())
+        initials = "".join(w[0] for w in title if w)
+        said = words(entry.title) | set(entry.id.split("-")) | {initials}
+        names[entry.id] = {w for w in said if len(w) > 1 and w not in STOPWORDS}
+    return names
 
 
 def shape(case: Case, names: dict[str, set[str]]) -> str:
@@ -62,27 +74,16 @@ def main() -> int:
     parser.add_argument("--misses", action="store_true", help="list dev22's misses by shape")
     args = parser.parse_args()
     glossary = load_glossary()
-    names = {}
-    for entry in glossary:
-        title = re.split(r"[\s\-()&]+", entry.title.lower())
-        initials = "".join(w[0] for w in title if w)
-        said = words(entry.title) | set(entry.id.split("-")) | {initials}
-        names[entry.id] = {w for w in said if len(w) > 1 and w not in STOPWORDS}
+    names = names_of(glossary)
     index = SearchIndex.build(glossary)
-    for name in SETS:
-        cases = load_cases(ROOT / "tests/search" / name)
-        shaped = [
+
+    def shaped(_: str, cases: list[Case]) -> list[Case]:
+        return [
             replace(case, kind=shape(case, names)) if case.kind == "question" else case
             for case in cases
         ]
-        reports = evaluate_slices(index, shaped)
-        print(f"== {name}")
-        print(format_sliced(reports))
-        if args.misses:
-            for part, report in reports.items():
-                if part in TUNING:
-                    print(f"-- misses, {part}")
-                    print("\n".join(f"  {miss}" for miss in report.misses))
+
+    print_by_shape(index, SETS, shaped, TUNING, args.misses)
     return 0
 
 

@@ -24,11 +24,12 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from blind68_shapes import STOPWORDS, shape, words  # noqa: E402
+from blind68_shapes import STOPWORDS, names_of, shape  # noqa: E402
 
+from bench.slice_shapes import print_by_shape  # noqa: E402
 from bot.glossary import load_glossary  # noqa: E402
 from bot.search import SearchIndex  # noqa: E402
-from bot.search.relevance import Case, evaluate_slices, format_sliced, load_cases  # noqa: E402
+from bot.search.relevance import Case  # noqa: E402
 
 SETS = ("relevance_blind49.tsv", "relevance_blind50.tsv")
 TUNING = {"dev23"}
@@ -82,25 +83,14 @@ def main() -> int:
     parser.add_argument("--misses", action="store_true", help="list dev23's misses by shape")
     args = parser.parse_args()
     glossary = load_glossary()
-    names: dict[str, set[str]] = {}
-    named_as: dict[str, set[str]] = {}
-    for entry in glossary:
-        title = re.split(r"[\s\-()&]+", entry.title.lower())
-        initials = "".join(w[0] for w in title if w)
-        said = words(entry.title) | set(entry.id.split("-")) | {initials}
-        names[entry.id] = {w for w in said if len(w) > 1 and w not in STOPWORDS}
-        named_as[entry.id] = other_names(entry.id, entry.title)
+    names = names_of(glossary)
+    named_as = {entry.id: other_names(entry.id, entry.title) for entry in glossary}
     index = SearchIndex.build(glossary)
-    for name in SETS:
-        cases = load_cases(ROOT / "tests/search" / name)
-        reports = evaluate_slices(index, [reshape(case, names, named_as) for case in cases])
-        print(f"== {name}")
-        print(format_sliced(reports))
-        if args.misses:
-            for part, report in reports.items():
-                if part.split("/")[0] in TUNING:
-                    print(f"-- misses, {part}")
-                    print("\n".join(f"  {miss}" for miss in report.misses))
+
+    def shaped(_: str, cases: list[Case]) -> list[Case]:
+        return [reshape(case, names, named_as) for case in cases]
+
+    print_by_shape(index, SETS, shaped, TUNING, args.misses)
     return 0
 
 

@@ -16,7 +16,6 @@ dev24's only.
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -25,12 +24,13 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from blind68_shapes import STOPWORDS, words  # noqa: E402
+from blind68_shapes import names_of  # noqa: E402
 from blind69_shapes import other_names, reshape  # noqa: E402
 
+from bench.slice_shapes import band, by_block, print_by_shape  # noqa: E402
 from bot.glossary import load_glossary  # noqa: E402
 from bot.search import SearchIndex  # noqa: E402
-from bot.search.relevance import Case, evaluate_slices, format_sliced, load_cases  # noqa: E402
+from bot.search.relevance import Case  # noqa: E402
 
 SETS = ("relevance_blind51.tsv", "relevance_blind52.tsv")
 TUNING = {"dev24"}
@@ -46,10 +46,7 @@ def shaped(cases: list[Case], names: dict[str, set[str]], named: dict[str, set[s
     entries = sum(1 for case in cases if case.kind == "description")
     described, asked = cases[:entries], cases[entries : 2 * entries]
     compounds, off_topic = cases[2 * entries : 2 * entries + COMPOUNDS], cases[-50:]
-    out = [
-        replace(c, kind=next(b for top, b in BANDS if len(c.query.split()) <= top))
-        for c in described
-    ]
+    out = [replace(c, kind=band(c, BANDS)) for c in described]
     out += [reshape(case, names, named) for case in asked]
     for place, case in enumerate(compounds):
         if case.expected is None:
@@ -58,11 +55,7 @@ def shaped(cases: list[Case], names: dict[str, set[str]], named: dict[str, set[s
             out.append(replace(case, kind="c moves"))
         else:
             out.append(replace(case, kind="c stays"))
-    start = 0
-    for shape, count in OFF_TOPIC:
-        out += [replace(c, slice=f"{c.slice}/{shape}") for c in off_topic[start : start + count]]
-        start += count
-    return out
+    return out + by_block(off_topic, OFF_TOPIC, off_topic=True)
 
 
 def main() -> int:
@@ -70,25 +63,10 @@ def main() -> int:
     parser.add_argument("--misses", action="store_true", help="list dev24's misses by shape")
     args = parser.parse_args()
     glossary = load_glossary()
-    names: dict[str, set[str]] = {}
-    named: dict[str, set[str]] = {}
-    for entry in glossary:
-        title = re.split(r"[\s\-()&]+", entry.title.lower())
-        initials = "".join(w[0] for w in title if w)
-        said = words(entry.title) | set(entry.id.split("-")) | {initials}
-        names[entry.id] = {w for w in said if len(w) > 1 and w not in STOPWORDS}
-        named[entry.id] = other_names(entry.id, entry.title)
+    names = names_of(glossary)
+    named = {entry.id: other_names(entry.id, entry.title) for entry in glossary}
     index = SearchIndex.build(glossary)
-    for name in SETS:
-        cases = load_cases(ROOT / "tests/search" / name)
-        reports = evaluate_slices(index, shaped(cases, names, named))
-        print(f"== {name}")
-        print(format_sliced(reports))
-        if args.misses:
-            for part, report in reports.items():
-                if part.split("/")[0] in TUNING:
-                    print(f"-- misses, {part}")
-                    print("\n".join(f"  {miss}" for miss in report.misses))
+    print_by_shape(index, SETS, lambda _, cases: shaped(cases, names, named), TUNING, args.misses)
     return 0
 
 

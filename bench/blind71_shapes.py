@@ -21,9 +21,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.slice_shapes import band, by_block, print_by_shape  # noqa: E402
 from bot.glossary import load_glossary  # noqa: E402
 from bot.search import SearchIndex  # noqa: E402
-from bot.search.relevance import Case, evaluate_slices, format_sliced, load_cases  # noqa: E402
+from bot.search.relevance import Case  # noqa: E402
 
 SETS = ("relevance_blind53.tsv", "relevance_blind54.tsv")
 TUNING = {"dev25"}
@@ -35,22 +36,11 @@ BANDS = ((12, "d 4-12w"), (35, "d 13-35w"), (70, "d 40-70w"))
 def shaped(cases: list[Case]) -> list[Case]:
     """The set's rows with their block as kind (off-topic blocks as `<slice>/<block>` slices,
     since the report counts off-topic rows by slice)."""
-    out: list[Case] = []
-    start = 0
-    for block, count in BLOCKS:
-        out += [replace(case, kind=block) for case in cases[start : start + count]]
-        start += count
-    for case in cases[start:-50]:
-        if case.kind == "description":
-            band = next(b for top, b in BANDS if len(case.query.split()) <= top)
-            out.append(replace(case, kind=band))
-        else:
-            out.append(replace(case, kind="e chat"))
-    start = len(cases) - 50
-    for block, count in OFF_TOPIC:
-        out += [replace(c, slice=f"{c.slice}/{block}") for c in cases[start : start + count]]
-        start += count
-    return out
+    out = by_block(cases, BLOCKS)
+    for case in cases[len(out) : -50]:
+        kind = band(case, BANDS) if case.kind == "description" else "e chat"
+        out.append(replace(case, kind=kind))
+    return out + by_block(cases[-50:], OFF_TOPIC, off_topic=True)
 
 
 def main() -> int:
@@ -58,16 +48,7 @@ def main() -> int:
     parser.add_argument("--misses", action="store_true", help="list dev25's misses by shape")
     args = parser.parse_args()
     index = SearchIndex.build(load_glossary())
-    for name in SETS:
-        cases = load_cases(ROOT / "tests/search" / name)
-        reports = evaluate_slices(index, shaped(cases))
-        print(f"== {name}")
-        print(format_sliced(reports))
-        if args.misses:
-            for part, report in reports.items():
-                if part.split("/")[0] in TUNING:
-                    print(f"-- misses, {part}")
-                    print("\n".join(f"  {miss}" for miss in report.misses))
+    print_by_shape(index, SETS, lambda _, cases: shaped(cases), TUNING, args.misses)
     return 0
 
 

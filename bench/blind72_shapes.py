@@ -19,9 +19,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.slice_shapes import band, by_block, print_by_shape  # noqa: E402
 from bot.glossary import load_glossary  # noqa: E402
 from bot.search import SearchIndex  # noqa: E402
-from bot.search.relevance import Case, evaluate_slices, format_sliced, load_cases  # noqa: E402
+from bot.search.relevance import Case  # noqa: E402
 
 # Each set with its everyday questions' counts: (naming nothing of the entry, naming it).
 SETS = {"relevance_blind55.tsv": (47, 49), "relevance_blind56.tsv": (49, 51)}
@@ -35,19 +36,9 @@ def shaped(cases: list[Case], unnamed: int, named: int) -> list[Case]:
     """The set's rows with their block as kind (off-topic blocks as `<slice>/<block>` slices,
     since the report counts off-topic rows by slice)."""
     blocks = (("a unnamed", unnamed), ("a named", named), ("b purpose", PURPOSE))
-    out: list[Case] = []
-    start = 0
-    for block, count in blocks:
-        out += [replace(case, kind=block) for case in cases[start : start + count]]
-        start += count
-    for case in cases[start:-50]:
-        band = next(b for top, b in BANDS if len(case.query.split()) <= top)
-        out.append(replace(case, kind=band))
-    start = len(cases) - 50
-    for block, count in OFF_TOPIC:
-        out += [replace(c, slice=f"{c.slice}/{block}") for c in cases[start : start + count]]
-        start += count
-    return out
+    out = by_block(cases, blocks)
+    out += [replace(case, kind=band(case, BANDS)) for case in cases[len(out) : -50]]
+    return out + by_block(cases[-50:], OFF_TOPIC, off_topic=True)
 
 
 def main() -> int:
@@ -55,16 +46,7 @@ def main() -> int:
     parser.add_argument("--misses", action="store_true", help="list dev26's misses by shape")
     args = parser.parse_args()
     index = SearchIndex.build(load_glossary())
-    for name, (unnamed, named) in SETS.items():
-        cases = load_cases(ROOT / "tests/search" / name)
-        reports = evaluate_slices(index, shaped(cases, unnamed, named))
-        print(f"== {name}")
-        print(format_sliced(reports))
-        if args.misses:
-            for part, report in reports.items():
-                if part.split("/")[0] in TUNING:
-                    print(f"-- misses, {part}")
-                    print("\n".join(f"  {miss}" for miss in report.misses))
+    print_by_shape(index, SETS, lambda name, cases: shaped(cases, *SETS[name]), TUNING, args.misses)
     return 0
 
 

@@ -23,9 +23,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.slice_shapes import band, by_block, print_by_shape  # noqa: E402
 from bot.glossary import Glossary, load_glossary  # noqa: E402
 from bot.search import SearchIndex  # noqa: E402
-from bot.search.relevance import Case, evaluate_slices, format_sliced, load_cases  # noqa: E402
+from bot.search.relevance import Case  # noqa: E402
 
 
 @dataclass(frozen=True)
@@ -73,17 +74,12 @@ def shaped(cases: list[Case], glossary: Glossary, pair: Pair) -> list[Case]:
     off_topic = sum(count for _, count in pair.off_topic)
     for case in cases[:-off_topic]:
         if case.kind == "description":
-            band = next(b for top, b in pair.bands if len(case.query.split()) <= top)
-            out.append(replace(case, kind=band))
+            out.append(replace(case, kind=band(case, pair.bands)))
         else:
             assert case.expected is not None
             named = words(case.query) & names(glossary, case.expected)
             out.append(replace(case, kind="q named" if named else "q unnamed"))
-    start = len(cases) - off_topic
-    for block, count in pair.off_topic:
-        out += [replace(c, slice=f"{c.slice}/{block}") for c in cases[start : start + count]]
-        start += count
-    return out
+    return out + by_block(cases[-off_topic:], pair.off_topic, off_topic=True)
 
 
 def main() -> int:
@@ -96,16 +92,9 @@ def main() -> int:
     pair = PAIRS[args.pair]
     glossary = load_glossary()
     index = SearchIndex.build(glossary)
-    for name in pair.sets:
-        cases = load_cases(ROOT / "tests/search" / name)
-        reports = evaluate_slices(index, shaped(cases, glossary, pair))
-        print(f"== {name}")
-        print(format_sliced(reports))
-        if args.misses:
-            for part, report in reports.items():
-                if part.split("/")[0] == pair.tuning:
-                    print(f"-- misses, {part}")
-                    print("\n".join(f"  {miss}" for miss in report.misses))
+    print_by_shape(
+        index, pair.sets, lambda _, cases: shaped(cases, glossary, pair), {pair.tuning}, args.misses
+    )
     return 0
 
 

@@ -36,6 +36,7 @@ import tempfile
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -170,6 +171,33 @@ def summary(values: Sequence[float]) -> dict[str, float]:
     }
 
 
+def bot_settings(cache: Path) -> dict[str, str]:
+    """A benched bot's settings: warnings only, a cooldown no bench user meets, `cache` the
+    embedding cache."""
+    return {
+        "LOG_LEVEL": "WARNING",
+        "COOLDOWN_USES": "1000000",
+        "COOLDOWN_SECONDS": "1",
+        "GLOSSARY_CACHE_DIR": str(cache),
+    }
+
+
+def summary_line(
+    label: str, figures: dict[str, Any], number: str = "8.1f", n: int = 5, most: bool = True
+) -> str:
+    """One printed row of summary()'s figures (`number`: their format; `most`: with the max)."""
+    line = f"{label} n={figures['n']:{n}} p50 {figures['p50_ms']:{number}} ms  "
+    line += f"p99 {figures['p99_ms']:{number}} ms"
+    return line + (f"  max {figures['max_ms']:{number}} ms" if most else "")
+
+
+def add_ratios(result: dict[str, Any], ratios: dict[str, tuple[str, str]]) -> None:
+    """result[name + "_p50"] and ["_p99"]: a phase's figure over its base phase's, per name."""
+    for name, (phase, base) in ratios.items():
+        for key in ("p50_ms", "p99_ms"):
+            result[f"{name}_{key[:3]}"] = round(result[phase][key] / result[base][key], 2)
+
+
 async def measure(queries: int, busy: int, terms: int, aliases: int, cache: Path) -> dict:
     glossary = load_glossary()
     rng = random.Random(SEED)
@@ -198,12 +226,7 @@ async def measure(queries: int, busy: int, terms: int, aliases: int, cache: Path
                 )
                 for _ in range(queries)
             ]
-            settings = {
-                "LOG_LEVEL": "WARNING",
-                "COOLDOWN_USES": "1000000",
-                "COOLDOWN_SECONDS": "1",
-                "GLOSSARY_CACHE_DIR": str(cache),
-            }
+            settings = bot_settings(cache)
             async with BotProcess(fake, db, cwd=folder, **settings) as bot:
                 tester, member = people[0], people[1]
                 b_steps = requests(fake, tester, other_channel, b_queries)
@@ -244,9 +267,7 @@ async def measure(queries: int, busy: int, terms: int, aliases: int, cache: Path
         "full_busy_vs_quiet": ("b_while_a_busy", "b_quiet"),
         "a_own_vs_b_quiet": ("a_own", "b_quiet"),
     }
-    for name, (phase, base) in ratios.items():
-        for key in ("p50_ms", "p99_ms"):
-            result[f"{name}_{key[:3]}"] = round(result[phase][key] / result[base][key], 2)
+    add_ratios(result, ratios)
     return result
 
 
@@ -261,11 +282,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     cache.mkdir(parents=True, exist_ok=True)
     result = asyncio.run(measure(args.queries, args.busy, args.terms, args.aliases, cache))
     for phase in ("b_quiet", "b_while_plain_busy", "b_while_a_busy", "a_own"):
-        figures = result[phase]
-        print(
-            f"{phase:18} n={figures['n']:5} p50 {figures['p50_ms']:7.2f} ms  "
-            f"p99 {figures['p99_ms']:7.2f} ms  max {figures['max_ms']:7.2f} ms"
-        )
+        print(summary_line(f"{phase:18}", result[phase], "7.2f"))
     print(json.dumps(result))
     return 0
 

@@ -48,10 +48,13 @@ sys.path.insert(0, str(ROOT))
 from bench.caps_bench import (  # noqa: E402
     CYRILLIC,
     Request,
+    add_ratios,
+    bot_settings,
     embed_ahead,
     keep_busy,
     requests,
     summary,
+    summary_line,
     timed,
 )
 from bench.scale_bench import fill  # noqa: E402
@@ -217,12 +220,7 @@ async def measure(
     rng = random.Random(SEED)
     cache = default_cache_dir()
     cache.mkdir(parents=True, exist_ok=True)
-    settings = {
-        "LOG_LEVEL": "WARNING",
-        "COOLDOWN_USES": "1000000",
-        "COOLDOWN_SECONDS": "1",
-        "GLOSSARY_CACHE_DIR": str(cache),
-    }
+    settings = bot_settings(cache)
     result: dict = {"full": full, "busy": busy, "terms": terms, "aliases": aliases}
     result["moderators"] = list(moderators)
     with tempfile.TemporaryDirectory(prefix="cross73-bench-") as tmp:
@@ -301,10 +299,7 @@ async def measure(
     result["w_plain_busy"] = by_kind(plain_busy)
     result["w_full_busy"] = by_kind(full_busy)
     result["others_per_s"] = {"plain_busy": plain_done, "full_busy": full_done}
-    for key in ("p50_ms", "p99_ms"):
-        result[f"full_vs_plain_busy_{key[:3]}"] = round(
-            result["w_full_busy"][key] / result["w_plain_busy"][key], 2
-        )
+    add_ratios(result, {"full_vs_plain_busy": ("w_full_busy", "w_plain_busy")})
     result["w_over_3s"] = sum(t > DEADLINE for _, t in [*quiet, *plain_busy, *full_busy])
     for key in ("connect_s", "first_w_define_s"):
         result[f"full_vs_empty_{key}"] = round(
@@ -339,16 +334,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
     )
     for phase in ("w_quiet", "w_plain_busy", "w_full_busy"):
-        f = result[phase]
-        print(
-            f"{phase:14} n={f['n']:5} p50 {f['p50_ms']:8.1f} ms  p99 {f['p99_ms']:8.1f} ms  "
-            f"max {f['max_ms']:8.1f} ms"
-        )
-        for kind, k in f.items():
+        print(summary_line(f"{phase:14}", result[phase]))
+        for kind, k in result[phase].items():
             if isinstance(k, dict):
-                print(
-                    f"  {kind:14} n={k['n']:4} p50 {k['p50_ms']:8.1f} ms  p99 {k['p99_ms']:8.1f} ms"
-                )
+                print(summary_line(f"  {kind:14}", k, n=4, most=False))
     print(json.dumps(result))
     return 0
 

@@ -9,9 +9,7 @@ for a baseline."""
 from __future__ import annotations
 
 import argparse
-import json
 import sys
-from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -19,6 +17,7 @@ sys.path.insert(0, str(ROOT))
 
 import bot.search.index as index_module  # noqa: E402
 from bench.relevance_report import HELD_OUT, SETS  # noqa: E402
+from bench.step_whatif import saved_run  # noqa: E402
 from bot.glossary import load_glossary  # noqa: E402
 from bot.search import SearchIndex  # noqa: E402
 from bot.search.relevance import Case, load_cases  # noqa: E402
@@ -33,19 +32,6 @@ def outcome(case: Case, index: SearchIndex) -> tuple[str, bool]:
         return ("ok" if card is None or case.accepts(card) else "off"), False
     near = any(case.accepts(i) for i in [card, *(s.id for s in result.suggestions[:3])])
     return ("nocard" if card is None else "right" if case.accepts(card) else "wrong"), near
-
-
-def tally(rows: dict[str, list]) -> dict[str, Counter[str]]:
-    per: dict[str, Counter[str]] = {}
-    for part, what, near in rows.values():
-        c = per.setdefault(part, Counter())
-        c[what] += 1
-        c["card3"] += near
-    return per
-
-
-def line(c: Counter[str]) -> str:
-    return f"{c['right']} / {c['wrong']} / {c['off']}, card/3 {c['card3']}"
 
 
 def main() -> None:
@@ -67,39 +53,14 @@ def main() -> None:
     for n, case in enumerate(cases):
         what, near = outcome(case, index)
         rows[f"{n}\t{case.slice}\t{case.query}"] = (case.slice, what, near)
-    if args.save:
-        Path(args.save).write_text(json.dumps(rows))
-    print("rows", len(rows))
-    if not args.against:
-        return
-    before = json.loads(Path(args.against).read_text())
-    changed: Counter[tuple[str, str, str]] = Counter()
-    for key, (part, what, near) in rows.items():
-        was = before[key]
-        if (was[1], was[2]) != (what, near):
-            held = part in HELD_OUT or part == "calib"
-            if not held:
-                print("tuning", part, repr(key.split("\t")[2][:160]), was[1:], "->", [what, near])
-            changed[
-                (
-                    "held" if held else part,
-                    f"{was[1]}{'+3' if was[2] else ''}",
-                    f"{what}{'+3' if near else ''}",
-                )
-            ] += 1
-    for key, count in sorted(changed.items()):
-        print(*key, count)
-    old, new = tally(before), tally(rows)
-    groups = {"tuning": Counter(), "held": Counter()}
-    ogroups = {"tuning": Counter(), "held": Counter()}
-    for part in new:
-        g = "held" if part in HELD_OUT or part == "calib" else "tuning"
-        groups[g].update(new[part])
-        ogroups[g].update(old[part])
-        if old[part] != new[part]:
-            print(part, line(old[part]), "->", line(new[part]))
-    for g in groups:
-        print(g, line(ogroups[g]), "->", line(groups[g]))
+    saved_run(
+        rows,
+        args.save,
+        args.against,
+        lambda part: part in HELD_OUT or part == "calib",
+        160,
+        each_held_slice=True,
+    )
 
 
 if __name__ == "__main__":

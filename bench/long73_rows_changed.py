@@ -15,9 +15,7 @@ Held-out rows are only counted."""
 from __future__ import annotations
 
 import argparse
-import json
 import sys
-from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +24,7 @@ sys.path.insert(0, str(ROOT))
 
 import bot.search.index as index_module  # noqa: E402
 from bench.relevance_report import HELD_OUT, SETS  # noqa: E402
+from bench.step_whatif import saved_run  # noqa: E402
 from bot.glossary import load_glossary  # noqa: E402
 from bot.search import SearchIndex  # noqa: E402
 from bot.search.query import clauses_of, without_chat_markup  # noqa: E402
@@ -74,19 +73,6 @@ def outcome(case: Case, index: SearchIndex) -> tuple[str, bool, dict[str, Any]]:
     return what, near, diag
 
 
-def tally(rows: dict[str, list]) -> dict[str, Counter[str]]:
-    per: dict[str, Counter[str]] = {}
-    for part, what, near, _ in rows.values():
-        c = per.setdefault(part, Counter())
-        c[what] += 1
-        c["card3"] += near
-    return per
-
-
-def line(c: Counter[str]) -> str:
-    return f"{c['right']} / {c['wrong']} / {c['off']}, card/3 {c['card3']}"
-
-
 def held(part: str) -> bool:
     return part in HELD_OUT or part in {"calib", "everyday-check", "chat-check"}
 
@@ -109,46 +95,7 @@ def main() -> None:
     for n, case in enumerate(cases):
         what, near, diag = outcome(case, index)
         rows[f"{n}\t{case.slice}\t{case.query}"] = (case.slice, what, near, diag)
-    if args.save:
-        Path(args.save).write_text(json.dumps(rows))
-    print("rows", len(rows))
-    if not args.against:
-        return
-    before = json.loads(Path(args.against).read_text())
-    changed: Counter[tuple[str, str, str]] = Counter()
-    for key, (part, what, near, diag) in rows.items():
-        was = before[key]
-        if (was[1], was[2]) != (what, near):
-            if not held(part):
-                print(
-                    "tuning",
-                    part,
-                    repr(key.split("\t")[2][:150]),
-                    was[1:3],
-                    "->",
-                    [what, near],
-                    diag,
-                )
-            changed[
-                (
-                    "held" if held(part) else part,
-                    f"{was[1]}{'+3' if was[2] else ''}",
-                    f"{what}{'+3' if near else ''}",
-                )
-            ] += 1
-    for key, count in sorted(changed.items()):
-        print(*key, count)
-    old, new = tally(before), tally(rows)
-    groups = {"tuning": Counter(), "held": Counter()}
-    ogroups = {"tuning": Counter(), "held": Counter()}
-    for part in new:
-        g = "held" if held(part) else "tuning"
-        groups[g].update(new[part])
-        ogroups[g].update(old[part])
-        if old[part] != new[part] and not held(part):
-            print(part, line(old[part]), "->", line(new[part]))
-    for g in groups:
-        print(g, line(ogroups[g]), "->", line(groups[g]))
+    saved_run(rows, args.save, args.against, held, 150)
 
 
 if __name__ == "__main__":

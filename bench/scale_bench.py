@@ -44,9 +44,12 @@ sys.path.insert(0, str(ROOT))
 
 from bench.caps_bench import (  # noqa: E402
     CYRILLIC,
+    add_ratios,
+    bot_settings,
     embed_ahead,
     requests,
     summary,
+    summary_line,
     timed,
 )
 from bot.cachedir import default_cache_dir  # noqa: E402
@@ -137,12 +140,7 @@ async def measure(servers: int, busy: int, queries: int, terms: int, aliases: in
     rng = random.Random(SEED)
     cache = default_cache_dir()
     cache.mkdir(parents=True, exist_ok=True)
-    settings = {
-        "LOG_LEVEL": "WARNING",
-        "COOLDOWN_USES": "1000000",
-        "COOLDOWN_SECONDS": "1",
-        "GLOSSARY_CACHE_DIR": str(cache),
-    }
+    settings = bot_settings(cache)
     result: dict = {"servers": servers, "terms": terms, "aliases": aliases}
     with tempfile.TemporaryDirectory(prefix="scale-bench-") as tmp:
         folder = Path(tmp)
@@ -230,10 +228,7 @@ async def measure(servers: int, busy: int, queries: int, terms: int, aliases: in
     result["busy_during_import"] = summary(during)
     result["busy_after_import_embedding"] = summary(after)
     for phase in ("busy_during_import", "busy_after_import_embedding"):
-        for key in ("p50_ms", "p99_ms"):
-            result[f"{phase}_vs_quiet_{key[:3]}"] = round(
-                result[phase][key] / result["busy_quiet"][key], 2
-            )
+        add_ratios(result, {f"{phase}_vs_quiet": (phase, "busy_quiet")})
         late = sum(t > DEADLINE for t in (during if phase == "busy_during_import" else after))
         result[f"{phase}_over_3s"] = late
     result["full_vs_empty_rss"] = round(result["full"]["rss_mib"] / result["empty"]["rss_mib"], 2)
@@ -260,11 +255,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("--busy must be fewer than --servers (one more server imports)")
     result = asyncio.run(measure(args.servers, args.busy, args.queries, args.terms, args.aliases))
     for phase in ("busy_quiet", "busy_during_import", "busy_after_import_embedding"):
-        f = result[phase]
-        print(
-            f"{phase:28} n={f['n']:5} p50 {f['p50_ms']:8.1f} ms  p99 {f['p99_ms']:8.1f} ms  "
-            f"max {f['max_ms']:8.1f} ms"
-        )
+        print(summary_line(f"{phase:28}", result[phase]))
     print(json.dumps(result))
     return 0
 

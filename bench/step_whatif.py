@@ -13,10 +13,13 @@ three offers; before -> after). Rows are read as the report reads them
 from __future__ import annotations
 
 import argparse
+import json
 import re
 import sys
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -81,3 +84,70 @@ def main(step_name: str, may_touch: re.Pattern[str]) -> None:
             held[before] -= count
             held[after] += count
     print("held out net:", dict(held))
+
+
+# The what-if of a change one process cannot switch on and off (a module constant read as the
+# index is built, a step of another shape), run twice: `--save FILE` by the one side,
+# `--against FILE` by the other (bench/long71_rows_changed.py, long73's). Rows are keyed
+# "n<TAB>slice<TAB>text", each (slice, card outcome, right among the card and first three
+# offers, what else a changed tuning row prints).
+
+
+def tally(rows: dict[str, Any]) -> dict[str, Counter[str]]:
+    per: dict[str, Counter[str]] = {}
+    for part, what, near, *_ in rows.values():
+        c = per.setdefault(part, Counter())
+        c[what] += 1
+        c["card3"] += near
+    return per
+
+
+def line(c: Counter[str]) -> str:
+    return f"{c['right']} / {c['wrong']} / {c['off']}, card/3 {c['card3']}"
+
+
+def saved_run(
+    rows: dict[str, Any],
+    save: str | None,
+    against: str | None,
+    held: Callable[[str], bool],
+    cut: int,
+    each_held_slice: bool = False,
+) -> None:
+    """Save this run's `rows`, and compare them with the saved run `against`: tuning rows that
+    changed (their text cut at `cut`), the changes counted (held-out slices as one), then each
+    tuning slice's totals that changed (`each_held_slice`: the held-out ones' too) and both
+    groups' totals, before -> after."""
+    if save:
+        Path(save).write_text(json.dumps(rows))
+    print("rows", len(rows))
+    if not against:
+        return
+    before = json.loads(Path(against).read_text())
+    changed: Counter[tuple[str, str, str]] = Counter()
+    for key, (part, what, near, *seen) in rows.items():
+        was = before[key]
+        if (was[1], was[2]) != (what, near):
+            if not held(part):
+                text = key.split("\t")[2][:cut]
+                print("tuning", part, repr(text), was[1:3], "->", [what, near], *seen)
+            changed[
+                (
+                    "held" if held(part) else part,
+                    f"{was[1]}{'+3' if was[2] else ''}",
+                    f"{what}{'+3' if near else ''}",
+                )
+            ] += 1
+    for change, count in sorted(changed.items()):
+        print(*change, count)
+    old, new = tally(before), tally(rows)
+    groups: dict[str, Counter[str]] = {"tuning": Counter(), "held": Counter()}
+    ogroups: dict[str, Counter[str]] = {"tuning": Counter(), "held": Counter()}
+    for part in new:
+        g = "held" if held(part) else "tuning"
+        groups[g].update(new[part])
+        ogroups[g].update(old[part])
+        if old[part] != new[part] and (each_held_slice or not held(part)):
+            print(part, line(old[part]), "->", line(new[part]))
+    for g in groups:
+        print(g, line(ogroups[g]), "->", line(groups[g]))

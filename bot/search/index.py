@@ -755,7 +755,7 @@ class SearchIndex:
     def _names_outright(self, query: str, overlay: Aliases) -> bool:
         """Whether `query`, normalised as it was typed, is a name or alias (this server's too)."""
         key = compact(normalize(without_chat_markup(query[:MAX_QUERY])))
-        server = self.server_aliases(overlay).by_key
+        server = self.server_aliases(overlay).found_by
         return bool(key) and bool(self._named([key], (), server, False, other_number=False))
 
     def _search(self, query: str, overlay: Aliases) -> SearchResult:
@@ -776,7 +776,7 @@ class SearchIndex:
             for k in dict.fromkeys((compact(normalized), compact(core), compact(named_file or "")))
             if k
         ]
-        server = self.server_aliases(overlay).by_key
+        server = self.server_aliases(overlay).found_by
         shouted = written_as_acronym(query.strip())
         # An autocomplete choice sends the id itself; people may type one too ("kv cache").
         ids = list(

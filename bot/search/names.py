@@ -128,6 +128,11 @@ def _is_expansion(name: str, acronym: str) -> bool:
 def entry_names(entry: Entry) -> Iterator[tuple[str, NameKind]]:
     """(name, kind) for every name of the entry, strongest first; repeats are fine."""
     yield entry.title, NameKind.TITLE
+    if article := _ARTICLE.match(entry.title):
+        # "The Bitter Lesson", a server's term (no bundled title opens so): "what is the bitter
+        # lesson?" asks "bitter lesson" (`query_core`), and a server term may take no name
+        # that reads so (`server_terms`), so the words after the article are its title too.
+        yield entry.title[article.end() :], NameKind.TITLE
     acronym = entry.acronym or (entry.title if written_as_acronym(entry.title) else None)
     for alias in entry.aliases:
         expansion = acronym is not None and _is_expansion(alias, acronym)
@@ -333,7 +338,11 @@ def _all_names(entries: Sequence[Entry]) -> tuple[list[str], list[int], list[Nam
     special = {
         i
         for i, (acronym, terms, title) in enumerate(rich)
-        if acronym or terms or _COMPOSITE.search(title) or written_as_acronym(title)
+        if acronym
+        or terms
+        or _COMPOSITE.search(title)
+        or written_as_acronym(title)
+        or _ARTICLE.match(title)
     }
     special.update(i for i, aliases in enumerate(aliases_of) if any(map(_ARTICLE.match, aliases)))
     plain = [(i, aliases) for i, aliases in enumerate(aliases_of) if aliases and i not in special]
@@ -342,7 +351,7 @@ def _all_names(entries: Sequence[Entry]) -> tuple[list[str], list[int], list[Nam
     kinds = [NameKind.TITLE] * len(entries) + [NameKind.ALIAS] * (len(names) - len(entries))
     for position in sorted(special):
         for name, kind in entry_names(entries[position]):
-            if kind != NameKind.TITLE:  # titles are in already
+            if kind != NameKind.TITLE or name != titles[position]:  # titles are in already
                 names.append(name)
                 owners.append(position)
                 kinds.append(kind)

@@ -39,6 +39,7 @@ class ServerAliases:
         "cards",
         "claims",
         "first_words",
+        "found_by",
         "positions",
         "source",
     )
@@ -62,6 +63,13 @@ class ServerAliases:
                 compiled.append(ServerAlias(compact(text), text, position))
         compiled = [a for a in compiled if a.key]
         self.by_key: dict[str, int] = {a.key: a.entry for a in compiled}
+        cores: dict[str, int] = {}
+        for each in compiled:
+            if core := _core_key(each):
+                cores.setdefault(core, each.entry)
+        # Every key that finds an alias: its own (which wins) and its core. The same map as
+        # `by_key` where no alias has a core of its own, as in most servers: no second copy.
+        self.found_by = {**cores, **self.by_key} if cores else self.by_key
         self._sorted = sorted(compiled, key=lambda a: a.key)
         self._sorted_keys = [a.key for a in self._sorted]
         self.first_words = frozenset(compact(a.text.partition(" ")[0]) for a in compiled)
@@ -107,6 +115,11 @@ class ServerAliases:
         if not added.key:
             return
         self.by_key[added.key] = added.entry
+        if core := _core_key(added):
+            if self.found_by is self.by_key:
+                self.found_by = dict(self.by_key)
+            self.found_by.setdefault(core, added.entry)
+        self.found_by[added.key] = added.entry
         at = bisect.bisect_right(self._sorted_keys, added.key)
         self._sorted.insert(at, added)
         self._sorted_keys.insert(at, added.key)
@@ -170,6 +183,14 @@ def _keys_of_normalized(normalized: str) -> set[str]:
     firsts = {_squeeze(normalized), _squeeze(query_core(normalized)) if normalized else ""}
     keys = {k for k in firsts if k}
     return keys | {form for key in keys for form in plural_variants(key)}
+
+
+def _core_key(alias: ServerAlias) -> str | None:
+    """The key of `alias`'s core where it differs from its own ("the quuxer" -> "quuxer"):
+    search reads a question's "the" away ("what is the quuxer?" asks "quuxer"), and `claims`
+    keeps that key for the alias, so no other alias or term may take it."""
+    core = _squeeze(query_core(alias.text))
+    return core if core and core != alias.key else None
 
 
 def _squeeze(normalized: str) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import threading
 from collections import Counter
 from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Any
@@ -77,6 +78,22 @@ async def define(
     """Run /define and return the handle and the message the user ends up seeing."""
     handle = await fake.slash(user, "define", {"term": term, **options}, channel=channel)
     return handle, await handle.final_message()
+
+
+async def define_meanwhile(
+    fake: FakeDiscord,
+    user: FakeUser,
+    channel: FakeChannel,
+    started: threading.Event,
+    answered: threading.Event,
+) -> None:
+    """Once work held in its first step has `started`, a /define of KV Cache in `channel` gets
+    its card, and the work is told it was `answered` meanwhile (it can only be if the work runs
+    off the event loop)."""
+    assert await asyncio.to_thread(started.wait, 30)
+    _, card = await define(fake, user, "kv cache", channel)
+    answered.set()
+    assert embed_of(card)["title"] == "KV Cache"
 
 
 async def define_until_card(

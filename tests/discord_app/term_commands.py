@@ -1,12 +1,17 @@
 """A moderator's /term commands and a member's suggestion driven through the fake, as the tests
 of many files use them: the add and edit forms (`TERM`, `open_add`, `submit`, `add_term`,
-`open_edit`), a file import (`TOML`, `run_import`), a suggestion from a missed search (`IDEA`,
-`suggest_from_a_miss`)."""
+`open_edit`, `edit_answer`), a file import (`TOML`, `run_import`), a suggestion from a missed search
+(`IDEA`, `suggest_from_a_miss`), and terms stored as no form could store them (`made_up`,
+`stored_now`)."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from bot.discord_app.app import GlossaryBot
+from bot.glossary.server_terms import ServerTerm
+from bot.storage import Store
+from bot.term_storage import TermChange, change_terms
 from tests.fake_discord import FakeAttachment, FakeChannel, FakeUser, InteractionHandle
 
 from .conftest import Scene
@@ -45,6 +50,27 @@ async def open_edit(scene: Scene, user: FakeUser, term: str) -> InteractionHandl
     opened = await scene.fake.slash(user, "term edit", {"term": term}, channel=scene.channel)
     assert (await opened.response())["type"] == 9
     return opened
+
+
+async def edit_answer(scene: Scene, term: str, values: dict[str, str]) -> str:
+    """What the moderator is told after editing `term` in the form to `values`."""
+    opened = await open_edit(scene, scene.moderator, term)
+    return str((await submit(scene, scene.moderator, opened, values))["content"])
+
+
+def made_up(name: str, **fields: Any) -> ServerTerm:
+    """A server term of no meaning: `name` its id, its title "Name", "A made-up name." its
+    definition, in Fundamentals; `fields` set others or change these."""
+    made = {"id": name, "title": name.title(), "definition": f"A made-up {name}."}
+    return ServerTerm(**{**made, "category": "Fundamentals", **fields})
+
+
+async def stored_now(scene: Scene, bot: GlossaryBot, store: Store, *terms: ServerTerm) -> None:
+    """`terms` written straight to the store (as an older version or a file left them), and
+    the bot reading the server's terms again now, not at its next check."""
+    await change_terms(store, scene.guild.id, lambda *_: (TermChange(put=terms), None), 1)
+    bot.state.servers.forget(scene.guild.id)
+    await bot.state.servers.local(scene.guild.id, patient=True)
 
 
 TOML = """

@@ -15,7 +15,16 @@ from bot.storage import AliasImport, AliasRecord, Store
 from tests.fake_discord import FakeChannel, FakeUser, InteractionRefused
 
 from .conftest import Scene, StartBot
-from .helpers import buttons, define, download_all, embed_of, footer, is_ephemeral, selects
+from .helpers import (
+    buttons,
+    define,
+    define_meanwhile,
+    download_all,
+    embed_of,
+    footer,
+    is_ephemeral,
+    selects,
+)
 
 
 async def add(
@@ -334,10 +343,7 @@ async def test_a_long_list_s_file_is_made_while_other_servers_are_answered(
     listed = await handle.final_message()
     clicked = await fake.click(scene.moderator, listed, buttons(listed)["Download all"])
     sending = asyncio.create_task(clicked.final_message())
-    assert await asyncio.to_thread(building.wait, 30)
-    _, card = await define(fake, scene.alice, "kv cache", scene.other_channel)
-    answered.set()
-    assert embed_of(card)["title"] == "KV Cache"
+    await define_meanwhile(fake, scene.alice, scene.other_channel, building, answered)
     message = await sending
     [attached] = message["attachments"]
     expected = [

@@ -15,7 +15,15 @@ from bot.storage import Store
 from bot.term_storage import TermChange, change_terms, read_terms
 
 from .conftest import Scene, StartBot
-from .helpers import VersionChecks, buttons, define, define_until_card, embed_of, is_ephemeral
+from .helpers import (
+    VersionChecks,
+    buttons,
+    define,
+    define_meanwhile,
+    define_until_card,
+    embed_of,
+    is_ephemeral,
+)
 from .term_commands import TOML, run_import
 
 
@@ -75,10 +83,7 @@ async def test_an_export_is_parsed_while_other_servers_are_answered(
     monkeypatch.setattr(ServerTerm, "model_validate_json", held)
     exported = await fake.slash(scene.moderator, "term export", {}, channel=scene.channel)
     exporting = asyncio.create_task(exported.final_message())
-    assert await asyncio.to_thread(parsing.wait, 30)
-    _, card = await define(fake, scene.other_moderator, "kv cache", scene.other_channel)
-    answered.set()
-    assert embed_of(card)["title"] == "KV Cache"
+    await define_meanwhile(fake, scene.other_moderator, scene.other_channel, parsing, answered)
     message = await exporting
     assert fake.attachment_bytes(message["attachments"][0]) == expected
     assert message["content"].startswith("2 terms of this server, as curated TOML.")

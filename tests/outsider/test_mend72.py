@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 import subprocess
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -20,11 +21,12 @@ from bot.storage import Store
 from bot.storage.backend import Migrate
 from bot.storage.cli import on_store
 from bot.term_storage import TermChange, change_terms, read_terms
+from tests.discord_app.term_commands import edit_answer, made_up, stored_now
 
 from .conftest import Scene
 from .test_left47 import moderator_answer
 from .test_mend71 import _import, database  # noqa: F401  (the fixture)
-from .test_product71 import EXIT_WITHIN, WAYS_IN, _environment
+from .test_product71 import WAYS_IN, _run, _way_in
 
 FULL_DISK = (
     "glossary-bot: error: cannot write the output: No space left on device; what was "
@@ -40,18 +42,8 @@ def test_help_to_a_full_disk_is_one_line_and_exit_1(
 ) -> None:
     """`--help > file` on a full disk: the same one line and exit 1 as `--version` (review72);
     argparse's own printing dropped the OSError, and it exited 0 with nothing written."""
-    command = WAYS_IN[way] if way == "script" else [sys.executable, *WAYS_IN[way]]
     with Path("/dev/full").open("w") as full:
-        done = subprocess.run(
-            [*command, *arguments],
-            env=_environment(tmp_path),
-            cwd=tmp_path,
-            stdout=full,
-            stderr=subprocess.PIPE,
-            text=True,
-            timeout=EXIT_WITHIN,
-            check=False,
-        )
+        done = _run([*_way_in(way), *arguments], tmp_path, stdout=full, stderr=subprocess.PIPE)
     assert (done.returncode, done.stderr) == (1, FULL_DISK)
 
 
@@ -59,15 +51,7 @@ def test_help_to_a_full_disk_is_one_line_and_exit_1(
 def test_help_still_prints_and_exits_0(tmp_path: Path, arguments: list[str]) -> None:
     """What holds: `--help` to a pipe prints the usage, exit 0. (With stdout closed, exit 0 and
     nothing said, until product73: test_product73.py, one line and exit 1.)"""
-    done = subprocess.run(
-        [sys.executable, "-m", "bot", *arguments],
-        env=_environment(tmp_path),
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=EXIT_WITHIN,
-        check=False,
-    )
+    done = _run([sys.executable, "-m", "bot", *arguments], tmp_path, capture_output=True)
     assert (done.returncode, done.stderr) == (0, "")
     assert done.stdout.startswith("usage: glossary-bot")
 
@@ -190,6 +174,31 @@ def test_an_alias_import_refuses_them_with_the_reason(
     assert stored == {"lol": "rag"}
 
 
+def checked_db(
+    db: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    terms: Sequence[ServerTerm],
+    *aliases: str,
+) -> tuple[int, list[str]]:
+    """`check --db` once server 5 of `db` holds `terms` and `aliases` (each its own
+    wording, of RAG) as an older bot may have stored them: its exit status and lines."""
+
+    async def put(store: Store) -> None:
+        await change_terms(store, 5, lambda *_: (TermChange(put=tuple(terms)), None), 4242)
+        for alias in aliases:
+            await store.add_alias(5, alias, alias, "rag", actor_id=1)
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("GLOSSARY_PATHS", "")
+    on_store(db, put, migrate=Migrate.UPGRADE)
+    capsys.readouterr()
+    status = main(["check", "--db", db])
+    said = capsys.readouterr()
+    return status, (said.out + said.err).splitlines()
+
+
 def test_check_db_lists_bad_references_and_framing_aliases_stored_before(
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
@@ -215,18 +224,7 @@ def test_check_db_lists_bad_references_and_framing_aliases_stored_before(
         for term_id, url in {**bad, "fine": "https://[::1]:8443/page"}.items()
     ]
 
-    async def put(store: Store) -> None:
-        await change_terms(store, 5, lambda *_: (TermChange(put=tuple(terms)), None), 4242)
-        for alias in ("what is", "zorbish"):
-            await store.add_alias(5, alias, alias, "rag", actor_id=1)
-
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.setenv("GLOSSARY_PATHS", "")
-    on_store(database, put, migrate=Migrate.UPGRADE)
-    capsys.readouterr()
-    status = main(["check", "--db", database])
-    said = capsys.readouterr()
-    lines = (said.out + said.err).splitlines()
+    status, lines = checked_db(database, tmp_path, monkeypatch, capsys, terms, "what is", "zorbish")
     for term_id, url in bad.items():
         named = [line for line in lines if f"(id {term_id!r}): bad reference URL" in line]
         assert len(named) == 1, lines
@@ -246,13 +244,7 @@ async def test_an_edit_of_a_term_with_a_stored_bad_reference_saves_and_says_so(
     form does not hold it, so the edit is saved with it as it was, and the moderator is told;
     a term with a good reference, no note. Before, an edit dropped what only a file gives
     (reference, importance, plain words, keywords), good or bad, without a word."""
-    bad = ServerTerm(
-        id="zorb",
-        title="Zorb",
-        definition="A made-up zorb.",
-        category="Fundamentals",
-        reference="https://example.org:abc/page",
-    )
+    bad = made_up("zorb", reference="https://example.org:abc/page")
     good = bad.model_copy(
         update={
             "id": "quux",
@@ -263,19 +255,9 @@ async def test_an_edit_of_a_term_with_a_stored_bad_reference_saves_and_says_so(
             "keywords": ("quuxing",),
         }
     )
-    await change_terms(store, scene.guild.id, lambda *_: (TermChange(put=(bad, good)), None), 1)
-    bot.state.servers.forget(scene.guild.id)  # read again now, not at the next check
-    await bot.state.servers.local(scene.guild.id, patient=True)
+    await stored_now(scene, bot, store, bad, good)
     for term in (bad, good):
-        opened = await scene.fake.slash(
-            scene.moderator, "term edit", {"term": term.id}, channel=scene.channel
-        )
-        response = await opened.response()
-        assert response["type"] == 9, response
-        edit = {"definition": f"{term.title}, edited."}
-        said = (
-            await (await scene.fake.submit_modal(scene.moderator, opened, edit)).final_message()
-        )["content"]
+        said = await edit_answer(scene, term.id, {"definition": f"{term.title}, edited."})
         assert said.startswith(f"Saved **{term.title}**"), said
         told = "bad reference URL 'https://example.org:abc/page'; kept as it was stored"
         assert (told in said) is (term is bad), said

@@ -11,6 +11,7 @@ import signal
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -71,17 +72,27 @@ def _environment(home: Path, **settings: str) -> dict[str, str]:
     return {"PATH": os.environ["PATH"], "HOME": str(home), "PYTHONPATH": str(ROOT), **settings}
 
 
-def _program(way: str, arguments: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
-    command = WAYS_IN[way] if way == "script" else [sys.executable, *WAYS_IN[way]]
+def _way_in(way: str) -> list[str]:
+    """The command line that starts the program `way` (a key of WAYS_IN)."""
+    return WAYS_IN[way] if way == "script" else [sys.executable, *WAYS_IN[way]]
+
+
+def _run(command: list[str], home: Path, **output: Any) -> subprocess.CompletedProcess[str]:
+    """`command` started as from an operator's shell in `home` (`_environment`), read as text,
+    a hang bounded; `output`: where its output goes (subprocess.run's arguments)."""
     return subprocess.run(
-        [*command, *arguments],
-        env=_environment(cwd),
-        cwd=cwd,
-        capture_output=True,
+        command,
+        env=_environment(home),
+        cwd=home,
         text=True,
         timeout=EXIT_WITHIN,
         check=False,
+        **output,
     )
+
+
+def _program(way: str, arguments: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
+    return _run([*_way_in(way), *arguments], cwd, capture_output=True)
 
 
 @pytest.mark.parametrize(
@@ -116,14 +127,8 @@ def test_a_signal_as_a_command_starts_ends_it_as_a_moment_later(
     Ctrl-C with 130 and nothing printed, SIGTERM and SIGHUP by the signal (their default);
     nothing written. `python -m bot.cli` printed Python's KeyboardInterrupt traceback (it was
     not held there), `python -m bot` did not start."""
-    done = subprocess.run(
-        [*_signalled(tmp_path, way, name, ["stats", "--db", "none.db"])],
-        env=_environment(tmp_path),
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=EXIT_WITHIN,
-        check=False,
+    done = _run(
+        _signalled(tmp_path, way, name, ["stats", "--db", "none.db"]), tmp_path, capture_output=True
     )
     said = done.stdout + done.stderr
     assert said == f"product71: {name} sent as the program starts\n", said

@@ -19,7 +19,7 @@ from tests.discord_app.helpers import buttons, define, footer, is_ephemeral
 from .conftest import Scene
 from .test_frame72 import _form
 from .test_left47 import moderator_answer
-from .test_product71 import EXIT_WITHIN, _environment
+from .test_product71 import _run
 
 # -- 1. a name of emoji or symbols alone: /suggest and the term form agree --
 
@@ -190,14 +190,10 @@ def test_help_with_stdout_closed_says_so_in_one_line(
 ) -> None:
     """Failed before: started with stdout closed (`>&-`), `--help` printed nothing and exited 0,
     so the operator learnt nothing. Now one line on stderr and exit 1, as on a full disk."""
-    closed = subprocess.run(
+    closed = _run(
         ["sh", "-c", 'exec "$@" >&-', "sh", sys.executable, "-m", "bot", *arguments],
-        env=_environment(tmp_path),
-        cwd=tmp_path,
+        tmp_path,
         stderr=subprocess.PIPE,
-        text=True,
-        timeout=EXIT_WITHIN,
-        check=False,
     )
     said = f"glossary-bot: error: cannot write the {what}: standard output is closed\n"
     assert (closed.returncode, closed.stderr) == (1, said)
@@ -216,15 +212,11 @@ def test_help_into_a_pipe_its_reader_closed_exits_0_quietly(
     read, write = os.pipe()
     os.close(read)
     try:
-        done = subprocess.run(
+        done = _run(
             [sys.executable, "-m", "bot", *arguments],
-            env=_environment(tmp_path),
-            cwd=tmp_path,
+            tmp_path,
             stdout=write,
             stderr=subprocess.PIPE,
-            text=True,
-            timeout=EXIT_WITHIN,
-            check=False,
         )
     finally:
         os.close(write)

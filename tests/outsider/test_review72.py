@@ -28,7 +28,7 @@ from .conftest import Scene
 from .test_category71 import ZORBLAX, pick, refused_for_category
 from .test_mend71 import database  # noqa: F401  (the fixture)
 from .test_product70 import _imported
-from .test_product71 import EXIT_WITHIN, WAYS_IN, _environment, _signalled
+from .test_product71 import EXIT_WITHIN, WAYS_IN, _run, _signalled, _way_in
 from .test_review71 import ONE_ENTRY, SECRET
 
 
@@ -330,18 +330,8 @@ def test_version_to_a_full_disk_is_one_line_not_a_traceback(tmp_path: Path, way:
     """`--version > file` on a full disk: every command's output says "cannot write the output"
     in one line (exit 1); `--version` (printed while the arguments are read, before that
     handling) ended in Python's OSError traceback, all three ways in."""
-    command = WAYS_IN[way] if way == "script" else [sys.executable, *WAYS_IN[way]]
     with Path("/dev/full").open("w") as full:
-        done = subprocess.run(
-            [*command, "--version"],
-            env=_environment(tmp_path),
-            cwd=tmp_path,
-            stdout=full,
-            stderr=subprocess.PIPE,
-            text=True,
-            timeout=EXIT_WITHIN,
-            check=False,
-        )
+        done = _run([*_way_in(way), "--version"], tmp_path, stdout=full, stderr=subprocess.PIPE)
     assert done.returncode == 1, done.stderr
     assert done.stderr == (
         "glossary-bot: error: cannot write the output: No space left on device; what was "
@@ -358,14 +348,10 @@ def test_a_closed_standard_output_is_no_traceback(
     """Started with its standard output closed (`glossary-bot check >&-` in a cron line): the
     flush that says a full disk met None and ended in AttributeError's traceback. `--version`,
     whose output is its point, says so in one line, exit 1 (product73); `check` exits 0."""
-    done = subprocess.run(
+    done = _run(
         ["sh", "-c", 'exec "$@" >&-', "sh", sys.executable, "-m", "bot", *arguments],
-        env=_environment(tmp_path),
-        cwd=tmp_path,
+        tmp_path,
         stderr=subprocess.PIPE,
-        text=True,
-        timeout=EXIT_WITHIN,
-        check=False,
     )
     assert done.returncode == status, done.stderr
     assert "Traceback" not in done.stderr, done.stderr

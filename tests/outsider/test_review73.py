@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from bot.discord_app.app import GlossaryBot
-from bot.glossary.server_terms import ServerTerm
 from bot.storage import Store
-from bot.term_storage import TermChange, change_terms, read_terms
+from bot.term_storage import read_terms
+from tests.discord_app.term_commands import edit_answer, made_up, stored_now
 
 from .conftest import Scene
 from .test_outsider69 import import_file
@@ -30,19 +30,9 @@ async def test_a_stored_reference_discord_refuses_leaves_the_card_without_its_li
         "quux": "https://wiki/quux",
         "blorp": "https://example.org/blorp",
     }
-    terms = tuple(
-        ServerTerm(
-            id=name,
-            title=name.title(),
-            definition=f"A made-up {name}.",
-            category="Fundamentals",
-            reference=url,
-        )
-        for name, url in made.items()
+    await stored_now(
+        scene, bot, store, *(made_up(name, reference=url) for name, url in made.items())
     )
-    await change_terms(store, scene.guild.id, lambda *_: (TermChange(put=terms), None), 1)
-    bot.state.servers.forget(scene.guild.id)
-    await bot.state.servers.local(scene.guild.id, patient=True)
     for name, url in made.items():
         asked = await scene.fake.slash(scene.alice, "define", {"term": name}, channel=scene.channel)
         [card] = (await asked.final_message())["embeds"]
@@ -88,11 +78,10 @@ async def test_a_term_with_every_field_edited_exported_and_imported_back_loses_n
     in the form, then exported and imported back: nothing changed, nothing lost. With a
     reference stored before `check` refused it, the edit keeps it (mend72), so its export must
     import back too, as a name stored before such names were refused does (frame72)."""
-    full = ServerTerm(
-        id="zorb",
+    full = made_up(
+        "zorb",
         title="Zorb Engine",
         definition="A made-up zorb engine.",
-        category="Fundamentals",
         acronym="ZE",
         aliases=("zorbster",),
         summary="Zorbs things.",
@@ -103,17 +92,8 @@ async def test_a_term_with_every_field_edited_exported_and_imported_back_loses_n
         related=("rag",),
         reference=reference,
     )
-    await change_terms(store, scene.guild.id, lambda *_: (TermChange(put=(full,)), None), 1)
-    bot.state.servers.forget(scene.guild.id)
-    await bot.state.servers.local(scene.guild.id, patient=True)
-    opened = await scene.fake.slash(
-        scene.moderator, "term edit", {"term": "zorb"}, channel=scene.channel
-    )
-    assert (await opened.response())["type"] == 9
-    edit = {"definition": "A made-up zorb engine, edited."}
-    said = (await (await scene.fake.submit_modal(scene.moderator, opened, edit)).final_message())[
-        "content"
-    ]
+    await stored_now(scene, bot, store, full)
+    said = await edit_answer(scene, "zorb", {"definition": "A made-up zorb engine, edited."})
     assert said.startswith("Saved **Zorb Engine**"), said
     edited = full.model_copy(update={"definition": "A made-up zorb engine, edited."})
     assert await read_terms(store, scene.guild.id) == [edited]
@@ -126,16 +106,8 @@ async def test_an_import_changing_a_stored_bad_reference_to_another_bad_one_is_r
     scene: Scene, bot: GlossaryBot, store: Store
 ) -> None:
     """Only the reference stored for that term is kept: another bad one is refused as ever."""
-    term = ServerTerm(
-        id="zorb",
-        title="Zorb",
-        definition="A made-up zorb.",
-        category="Fundamentals",
-        reference="https://wiki/zorb",
-    )
-    await change_terms(store, scene.guild.id, lambda *_: (TermChange(put=(term,)), None), 1)
-    bot.state.servers.forget(scene.guild.id)
-    await bot.state.servers.local(scene.guild.id, patient=True)
+    term = made_up("zorb", reference="https://wiki/zorb")
+    await stored_now(scene, bot, store, term)
     text = (
         '[[entries]]\nid = "zorb"\ntitle = "Zorb"\ncategory = "Fundamentals"\n'
         'definition = "A made-up zorb."\nreference = "https://wiki/other"\n'

@@ -9,20 +9,18 @@ from pathlib import Path
 
 import pytest
 
-from bot.cli import main
 from bot.discord_app.app import GlossaryBot
 from bot.discord_app.cogs import aliases as aliases_cog
-from bot.glossary.server_terms import ServerTerm
 from bot.search.local import LocalGlossary
 from bot.storage import AliasRecord, Store
-from bot.storage.backend import Migrate
-from bot.storage.cli import on_store
 from bot.term_storage import TermChange, change_terms, read_terms
 from tests.discord_app.helpers import define, download_all, embed_of
+from tests.discord_app.term_commands import made_up, stored_now
 
 from .conftest import Scene
 from .test_left47 import moderator_answer
 from .test_mend71 import database  # noqa: F401  (the fixture)
+from .test_mend72 import checked_db
 from .test_outsider69 import import_file
 from .test_product70 import _imported
 from .test_review71 import ONE_ENTRY
@@ -32,27 +30,14 @@ from .test_review73 import _exported_and_imported_back
 LONG_REFERENCE = "https://example.org/" + "a" * 2029
 
 
-async def _stored(scene: Scene, bot: GlossaryBot, store: Store, *terms: ServerTerm) -> None:
-    """`terms` stored for the scene's server as an older bot may have stored them, then read."""
-    await change_terms(store, scene.guild.id, lambda *_: (TermChange(put=terms), None), 1)
-    bot.state.servers.forget(scene.guild.id)
-    await bot.state.servers.local(scene.guild.id, patient=True)
-
-
 async def test_a_stored_reference_past_discords_length_leaves_the_card_without_its_link(
     scene: Scene, bot: GlossaryBot, store: Store
 ) -> None:
     """review73 guarded a card's link with `is_web_url`, which took an address of any length:
     Discord refuses a card whose link is past 2,048 characters, so `/define` of a server term
     with a longer reference (a file imported before this check) answered no card at all."""
-    term = ServerTerm(
-        id="zorb",
-        title="Zorb",
-        definition="A made-up zorb.",
-        category="Fundamentals",
-        reference=LONG_REFERENCE,
-    )
-    await _stored(scene, bot, store, term)
+    term = made_up("zorb", reference=LONG_REFERENCE)
+    await stored_now(scene, bot, store, term)
     asked = await scene.fake.slash(scene.alice, "define", {"term": "zorb"}, channel=scene.channel)
     [card] = (await asked.final_message())["embeds"]
     assert card["title"] == "Zorb", card
@@ -128,10 +113,8 @@ async def test_a_download_made_while_its_term_is_removed_is_the_click_s_own(
     read when it is clicked. A server term removed with its aliases (by another moderator, or
     another process) while that file is made: the file is the click's, whole and naming the
     term as the listing did, and no error. Held (as aliaslist73's listing-time file held)."""
-    zorb = ServerTerm(
-        id="zorb", title="Zorb Engine", definition="A made-up zorb.", category="Fundamentals"
-    )
-    await _stored(scene, bot, store, zorb)
+    zorb = made_up("zorb", title="Zorb Engine")
+    await stored_now(scene, bot, store, zorb)
     guild = scene.guild.id
     for n in range(120):
         await store.add_alias(guild, f"zorbish {n:03}", f"zorbish {n:03}", "zorb", 4242)
@@ -202,26 +185,11 @@ def test_check_db_says_a_stored_long_reference_and_aliases_under_markup(
     Discord's 2,048 characters said by its length in one short line, an alias "# what is"
     (search reads "what is") and one "# zorbish" (read "zorbish", never found typed as added).
     Failed before: none was named."""
-    term = ServerTerm(
-        id="zorb",
-        title="Zorb",
-        definition="A made-up zorb.",
-        category="Fundamentals",
-        reference=LONG_REFERENCE,
+    term = made_up("zorb", reference=LONG_REFERENCE)
+
+    status, lines = checked_db(
+        database, tmp_path, monkeypatch, capsys, [term], "# what is", "# zorbish"
     )
-
-    async def put(store: Store) -> None:
-        await change_terms(store, 5, lambda *_: (TermChange(put=(term,)), None), 4242)
-        await store.add_alias(5, "# what is", "# what is", "rag", actor_id=1)
-        await store.add_alias(5, "# zorbish", "# zorbish", "rag", actor_id=1)
-
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.setenv("GLOSSARY_PATHS", "")
-    on_store(database, put, migrate=Migrate.UPGRADE)
-    capsys.readouterr()
-    status = main(["check", "--db", database])
-    said = capsys.readouterr()
-    lines = (said.out + said.err).splitlines()
     named = [line for line in lines if "(id 'zorb'): reference URL longer than 2,048" in line]
     assert len(named) == 1, lines
     assert len(named[0]) < 300, named

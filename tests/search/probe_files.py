@@ -29,6 +29,16 @@ def the_asked_card_or_first_offers(result: SearchResult, asked: str, written: st
     assert asked in shown, result
 
 
+def the_asked_first_offer_the_written_behind(
+    result: SearchResult, asked: str, written: str
+) -> None:
+    """No card; the asked entry offered first, the written name among the offers too."""
+    assert result.entry is None, result
+    offered = [s.id for s in result.suggestions]
+    assert offered[:1] == [asked], result
+    assert written in offered, result
+
+
 def no_card(result: SearchResult, asked: str, written: str) -> None:
     assert result.entry is None, result
 

@@ -95,9 +95,7 @@ def test_an_everyday_word_near_a_longer_name_is_told_from_its_forms(
 def test_a_common_word_that_is_a_form_of_a_name_keeps_its_card(
     bundled_index: SearchIndex, query: str, card: str
 ) -> None:
-    result = bundled_index.search(query)
-    assert result.entry is not None, result
-    assert result.entry.id == card, result
+    the_asked_card(bundled_index.search(query), card, query)
 
 
 def test_a_common_plural_still_offers_the_names_it_is_the_first_word_of(

@@ -99,9 +99,7 @@ def test_other_closings_and_unsaid_names_are_not(text: str, name: str) -> None:
 def test_a_said_name_asked_back_gets_its_card(
     bundled_index: SearchIndex, query: str, card: str
 ) -> None:
-    result = bundled_index.search(query)
-    assert result.entry is not None, result
-    assert result.entry.id == card, result
+    the_asked_card(bundled_index.search(query), card, query)
 
 
 def test_a_said_name_then_asked_for_a_name_still_offers_the_described(

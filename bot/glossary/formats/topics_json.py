@@ -60,12 +60,29 @@ def _json_kind(data: object) -> str:
     return "null" if data is None else "a number or true/false"
 
 
+def _json_error(exc: json.JSONDecodeError) -> str:
+    """Python's words for a JSON error, and where a hand edit's usual slip caused it, that
+    slip named (Python's "Expecting value" does not say it): a comment, a comma after the
+    last item, single quotes."""
+    said = f"not valid JSON: {exc.msg}"
+    at = exc.doc[exc.pos : exc.pos + 2]
+    if at in ("//", "/*"):
+        return f"{said}: JSON has no comments (this one opens with {at})"
+    if at[:1] in ("]", "}") and exc.doc[: exc.pos].rstrip().endswith(","):
+        return (
+            f"{said}: a comma before this {at[:1]}, after the last item, which JSON does not allow"
+        )
+    if at[:1] == "'":
+        return f'{said}: JSON strings take double quotes ("), not single ones'
+    return said
+
+
 def parse_topics_json(text: str, name: str, source: str, problems: list[Problem]) -> list[RawEntry]:
     """The entries of a topics JSON text; `name` names it in problems."""
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        problems.append(Problem("error", name, f"not valid JSON: {exc.msg}", line=exc.lineno))
+        problems.append(Problem("error", name, _json_error(exc), line=exc.lineno))
         return []
     except RecursionError:
         problems.append(Problem("error", name, "nested too deeply to read"))
