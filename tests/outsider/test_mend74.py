@@ -12,12 +12,12 @@ import pytest
 from bot.cachedir import default_cache_dir
 from bot.discord_app.app import GlossaryBot
 from bot.glossary.letters import fit_around
-from bot.glossary.server_terms import ServerTerm
 from bot.storage import Store
 from bot.storage.backend import Migrate
 from bot.storage.cli import on_store
 from bot.term_storage import read_terms
 from tests.discord_app.helpers import embed_of
+from tests.discord_app.term_commands import made_up, stored_now
 
 from .conftest import Scene
 from .test_left47 import moderator_answer
@@ -25,7 +25,6 @@ from .test_outsider69 import import_file
 from .test_product70 import _imported
 from .test_product71 import EXIT_WITHIN, _environment
 from .test_review71 import ONE_ENTRY
-from .test_review74 import _stored
 
 # -- 1. A command whose output is its point, started with standard output closed --
 
@@ -172,14 +171,7 @@ async def test_a_stored_reference_with_userinfo_leaves_the_card_without_its_link
 ) -> None:
     """One stored before (a file imported before this check) goes out without the link, as a
     reference past Discord's length does (review74). Failed before: the card linked to it."""
-    term = ServerTerm(
-        id="zorb",
-        title="Zorb",
-        definition="A made-up zorb.",
-        category="Fundamentals",
-        reference=USERINFO,
-    )
-    await _stored(scene, bot, store, term)
+    await stored_now(scene, bot, store, made_up("zorb", reference=USERINFO))
     asked = await scene.fake.slash(scene.alice, "define", {"term": "zorb"}, channel=scene.channel)
     [card] = (await asked.final_message())["embeds"]
     assert card["title"] == "Zorb", card
