@@ -75,6 +75,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             getattr(args, "parser", parser).error(f"unrecognized arguments: {' '.join(extra)}")
         if getattr(args, "handler", None) is None:
             return _default(parser)  # no command named: the whole parser
+        _refuse_closed_output(args)
         if args.handler == RUN_BOT:
             _stop_while_starting()
         else:
@@ -152,15 +153,23 @@ def build_parser(only: str | None = None) -> Parser:
 
 
 def _subcommand(
-    sub: Any, name: str, handler: str | None, help: str, description: str, *, settings: bool = False
+    sub: Any,
+    name: str,
+    handler: str | None,
+    help: str,
+    description: str,
+    *,
+    settings: bool = False,
+    prints: bool = False,
 ) -> Parser:
-    """`name` added to `sub` (a command, or an action of one), running `handler` when given."""
+    """`name` added to `sub` (a command, or an action of one), running `handler` when given;
+    `prints`: what it prints is its point (see `_refuse_closed_output`)."""
     made: Parser = sub.add_parser(name, help=help, description=description)
-    made.set_defaults(handler=handler, settings=settings, parser=made)
+    made.set_defaults(handler=handler, settings=settings, prints=prints, parser=made)
     return made
 
 
-Command = Callable[..., Parser]  # `command(handler, help, description, settings=False)`
+Command = Callable[..., Parser]  # `command(handler, help, description, settings=, prints=)`
 
 
 def _check(command: Command) -> None:
@@ -195,6 +204,7 @@ def _export(command: Command) -> None:
         "print the whole loaded glossary as JSON",
         'Print {"sources": [...], "entries": [...]}: the source glossaries, and every field, '
         "alias and source of each entry.",
+        prints=True,
     )
     data_option(export)
 
@@ -204,6 +214,7 @@ def _define(command: Command) -> None:
         "bot.cli:run_define",
         "show the card for a term in the terminal",
         "Look a term up as /define would and print its card.",
+        prints=True,
     )
     define.add_argument("term", nargs="+", help="the term, e.g. kv cache")
     define.add_argument("--json", action="store_true", help="print the result as JSON")
@@ -218,6 +229,7 @@ def _search(command: Command) -> None:
         "one result per line in the same order: a readable line, or with --json one JSON "
         'object per line ({"query", "status", "strategy", "name_written", "score", "entry",'
         ' "suggestions"}).',
+        prints=True,
     )
     search.add_argument("queries", nargs="*", metavar="QUERY", help="a query (quote it)")
     search.add_argument("--json", action="store_true", help="write one JSON object per line")
@@ -230,6 +242,7 @@ def _relevance(command: Command) -> None:
         "measure search quality on a relevance set, next to a naive baseline",
         "Print top-1, direct-answer and wrong-card rates per kind of query for this "
         "search and for a naive baseline (rapidfuzz extractOne with WRatio over all names).",
+        prints=True,
     )
     relevance.add_argument(
         "--set",
@@ -247,6 +260,7 @@ def _stats(command: Command) -> None:
         "lookup counts, top terms and missed searches",
         "Show what people looked up and searched for without finding it.",
         settings=True,
+        prints=True,
     )
     stats.add_argument(
         "--guild", type=_guild_id, metavar="ID", help="one server (0: direct messages)"
@@ -284,6 +298,7 @@ def _aliases(command: Command) -> None:
         "print aliases as JSON",
         "Print aliases as a JSON list that `aliases import` reads back.",
         settings=True,
+        prints=True,
     )
     export.add_argument("--guild", type=_guild_id, metavar="ID", help="one server (default: all)")
     _db_option(export)
@@ -393,6 +408,7 @@ def _terms(command: Command) -> None:
         "print a server's terms as curated TOML",
         "Print a server's terms as curated TOML that `terms import` reads back.",
         settings=True,
+        prints=True,
     )
     export.add_argument("--guild", type=_guild_id, metavar="ID", required=True)
     export.add_argument(
@@ -423,6 +439,7 @@ def _terms(command: Command) -> None:
         "or imported which term (changed fields before and after), and who accepted or "
         "rejected which member's suggestion, when.",
         settings=True,
+        prints=True,
     )
     log.add_argument("--guild", type=_guild_id, metavar="ID", required=True)
     log.add_argument(
@@ -581,6 +598,16 @@ def _standard_output(what: str) -> SupportsWrite[str]:
 
         raise ReportedError(f"error: cannot write {what}: standard output is closed")
     return sys.stdout
+
+
+def _refuse_closed_output(args: argparse.Namespace) -> None:
+    """A command whose output is its point (`prints`: search, define, the exports, stats, ...)
+    started with standard output closed (`>&-`) fails as `--help` does, before any work: it
+    exited 0 having written nothing. `check` and `health` are not such commands: their exit
+    status and stderr say what matters (review72 keeps `check >&-` at 0); `-o FILE` writes no
+    stdout."""
+    if args.prints and getattr(args, "output", None) is None:
+        _standard_output("the output")
 
 
 def _flush_output() -> None:

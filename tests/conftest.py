@@ -11,7 +11,10 @@ left out, and the run says so on one line.
 from __future__ import annotations
 
 import os
+import shutil
 import signal
+import tempfile
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -46,6 +49,26 @@ def pytest_configure(config: pytest.Config) -> None:
     if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
         signal.signal(signal.SIGINT, signal.default_int_handler)
     compile_once(config)
+    _own_cache_dir(config)
+
+
+def _own_cache_dir(config: pytest.Config) -> None:
+    """The run's own cache folder (GLOSSARY_CACHE_DIR, unless set): concurrent runs shared
+    ~/.cache/glossary-bot, each writing the vectors it embedded into the others' file (safe since
+    product74, but one run's terms became another's). Seeded once from that folder (a copy, some
+    8 MB: the vectors no run need embed again), so a run is no slower; xdist's workers inherit it
+    from the controller, which removes it at the end."""
+    from bot.cachedir import CACHE_ENV, default_cache_dir
+
+    if hasattr(config, "workerinput") or os.environ.get(CACHE_ENV, "").strip():
+        return
+    shared = default_cache_dir()
+    own = Path(tempfile.mkdtemp(prefix="glossary-bot-tests-"))
+    for cached in shared.glob("*") if shared.is_dir() else ():
+        if cached.is_file() and cached.suffix in {".npz", ".json"}:
+            shutil.copy2(cached, own / cached.name)
+    os.environ[CACHE_ENV] = str(own)
+    config.add_cleanup(lambda: shutil.rmtree(own, ignore_errors=True))
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

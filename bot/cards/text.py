@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import textwrap
 
-from bot.cards.quote import quote
+from bot.cards.quote import one_line, quote
 from bot.glossary import Entry, Glossary
+from bot.glossary.letters import fit_around
 from bot.search.query import query_core
 from bot.search.results import SearchResult
 
@@ -24,7 +25,7 @@ def how_matched(result: SearchResult) -> str | None:
     written in: the alias or name search found in it (`SearchResult.matched`: "what is zorbrag?"
     `matched "zorbrag" as this server's alias`), else the term the question asks (its core: "so
     what is kv cahce?" `matched "kv cahce" as a typo`)."""
-    asked = f'matched "{quote(_what_matched(result), QUOTED)}"'
+    asked = f'matched "{_quoted(result)}"'
     if result.strategy in (None, "exact", "id"):
         return f"{asked} in translation" if result.translated else None
     label = (
@@ -33,6 +34,19 @@ def how_matched(result: SearchResult) -> str | None:
         else STRATEGY_LABELS.get(result.strategy, result.strategy)
     )
     return f"{asked} in translation, {label}" if result.translated else f"{asked} {label}"
+
+
+def _quoted(result: SearchResult) -> str:
+    """What matched, as the footer quotes it: a long text cut around the part the card's name
+    matched, which a cut at the end would lose ("what is " + 95 letters + " kv cahce")."""
+    said = one_line(_what_matched(result))
+    if len(said) > QUOTED and result.entry is not None:
+        from bot.search.similarity import where_named  # rapidfuzz: only for a long text
+
+        span = where_named(said, result.entry.names)
+        if span is not None:
+            return fit_around(said, *span, QUOTED)
+    return quote(said, QUOTED)
 
 
 def _what_matched(result: SearchResult) -> str:

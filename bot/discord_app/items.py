@@ -12,10 +12,9 @@ from typing import Any, Generic, Self, TypeVar
 import discord
 
 from bot import limits
-from bot.glossary.keys import normalize
 from bot.glossary.letters import fit
 from bot.glossary.name_rules import framing_refusal, name_refusal
-from bot.search.query import only_framing, without_chat_markup
+from bot.search.query import only_framing
 
 I = TypeVar("I", bound=discord.ui.Item[Any])  # noqa: E741  (discord.py's own name for it)
 ENTRY = r"(?P<entry>[a-z0-9][a-z0-9-]{0,70})"  # an entry's id as `carried`
@@ -85,10 +84,8 @@ def suggestion_refusal(title: str) -> str | None:
     name search reads as no term (`only_framing`: a question's wording, "what is", or emoji and
     symbols alone, "🔧") is refused as the term form that would accept it refuses it."""
     refusal = name_refusal(title, "A term's name")
-    # read as search reads it: "# WHAT IS??" (a heading mark) is "WHAT IS??", said so
-    read = without_chat_markup(title)
-    if refusal is None and only_framing(read):
-        return framing_refusal(title, "a name", normalize(read))
+    if refusal is None and only_framing(title):  # "# WHAT IS??" (a heading mark) too, said so
+        return framing_refusal(title, "a name")
     return refusal
 
 

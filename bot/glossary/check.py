@@ -177,14 +177,30 @@ def reference_problem(url: str) -> str | None:
     """What is wrong with a reference URL for a card's link, or None."""
     if len(url) > limits.EMBED_URL:  # said by its length, not its 2,000 characters
         return f"reference URL longer than {limits.EMBED_URL:,} characters ({len(url):,})"
+    if _with_userinfo(url):  # not quoted: it may hold a password
+        return (
+            "reference URL has a user name or password before its host (“user:pass@”): a link "
+            "whose shown start is not where it goes; give the address without it"
+        )
     return None if is_web_url(url) else f"bad reference URL {url!r}"
+
+
+def _with_userinfo(url: str) -> bool:
+    """Whether `url` has userinfo ("https://user:pass@host/"): a browser goes to the host after
+    the "@" ("https://docs.example.org@evil.example/" opens evil.example), a phishing shape."""
+    try:
+        return "@" in urlparse(url).netloc
+    except ValueError:
+        return False
 
 
 def is_web_url(url: str) -> bool:
     """Whether `url` is an address a browser opens and Discord links a card's title to (http or
-    https, a host, a port if any, no longer than Discord takes)."""
+    https, a host, a port if any, no userinfo, no longer than Discord takes)."""
     if len(url) > limits.EMBED_URL:
         return False  # Discord refuses the whole card linking to it
+    if _with_userinfo(url):
+        return False  # its shown start is not its host (`_with_userinfo`): no card links to it
     if any(ch.isspace() or ord(ch) < 0x20 or ord(ch) == 0x7F for ch in url):
         return False  # no browser opens an address holding them (a link's title goes there)
     try:

@@ -121,6 +121,33 @@ def fit_name(name: str, limit: int) -> str:
     return head.rstrip() + MIDDLE_MARKER + tail
 
 
+# Where text before a kept part is cut away (`fit_around`).
+LEAD_MARKER = "[…] "
+
+
+def fit_around(text: str, start: int, end: int, limit: int) -> str:
+    """`text` if it fits in `limit` characters; else the part `text[start:end]` (what matched,
+    in a long question) with as much on either side as fits, whole words where they can be,
+    marked where cut: cut at its end only (`fit`), the part may be what is cut away. Never
+    longer than `limit`."""
+    room = limit - len(LEAD_MARKER) - len(MARKER)
+    if len(text) <= limit or end - start >= room:
+        return fit(text if len(text) <= limit else text[start:], limit)
+    spare = room - (end - start)
+    after = min(len(text) - end, spare - min(start, spare // 2))
+    left, right = start - min(start, spare - after), end + after
+    if left > 0:  # start at a word, or at least a whole letter
+        space = text.find(" ", left, start)
+        left = space + 1 if space != -1 else left
+        while left < start and _inside_a_letter(text, left):
+            left += 1
+    if right < len(text):
+        space = text.rfind(" ", end, right)
+        right = space if space != -1 else whole_letters_cut(text, right)
+    lead = LEAD_MARKER if left > 0 else ""
+    return lead + text[left:right].strip() + (MARKER if right < len(text) else "")
+
+
 def _escapes_whole(head: str) -> str:
     """`head`, cut inside a word, less a backslash the cut parted from what it escapes (text
     given back escaped, "\\*" for a typed "*"): alone it would be shown, a stray."""

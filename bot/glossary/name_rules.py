@@ -12,6 +12,7 @@ import unicodedata
 
 from bot.glossary.invisible import INVISIBLE_CHARS, JOINERS
 from bot.glossary.keys import normalize
+from bot.glossary.markup import without_chat_markup
 
 _MENTION = re.compile(r"<[@#][!&]?\d+>|@(everyone|here)\b", re.IGNORECASE)
 # Names only (prose may link): compiled when a name is first checked, not when `check` loads.
@@ -142,7 +143,7 @@ def words_beside_markup(text: str) -> bool:
     return any(ch.isalnum() for ch in _DISCORD_MARKUP.sub(" ", text))
 
 
-def framing_refusal(text: str, as_what: str = "an alias", read: str | None = None) -> str:
+def framing_refusal(text: str, as_what: str = "an alias") -> str:
     """Why a name that search reads as no term (its `only_framing`) is refused, as an alias or a
     server term's name. The rule said in the message: words that only ask ("what is", "explain",
     "eli5", "pls", "it", "the") are left out around the term asked, in any case ("IT" is the
@@ -150,8 +151,8 @@ def framing_refusal(text: str, as_what: str = "an alias", read: str | None = Non
     their own ("thanks", "ok", "hi", "bot") may be names. Emoji and symbols alone are read as
     what is said around a term ("rag 🙏"): "what is 🔧" would never find such a name. So are the
     symbols `normalize` drops: "A*" is "a", which "what is A*" reads as a question's wording.
-    `read`: how search reads `text`, where that is more than `normalize` (Discord's markup
-    around it left out: "# what is" is "what is")."""
+    It quotes `text` as search reads it: Discord's markup around it left out too ("# WHAT" is
+    "what"), for every caller, the glossary layer's as search's."""
     if not any(ch.isalnum() for ch in text):
         return (
             f"“{text}” has no letter or digit: search reads emoji and symbols as said around "
@@ -159,7 +160,7 @@ def framing_refusal(text: str, as_what: str = "an alias", read: str | None = Non
             f"never asked about (“what is {text}”). Use a name with a letter or digit."
         )
     # say how search reads it: capitals ("IT" is "it"), and markup symbols it drops ("A*" is "a")
-    read = normalize(text) if read is None else read
+    read = normalize(without_chat_markup(text))
     how = "in any case" if read == text.lower() else "without its symbols, in any case"
     cased = f", {how} (“{text}” reads as “{read}”)" if text != read else ""
     return (

@@ -33,7 +33,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict
 
 from bot import limits
-from bot.glossary.check import entry_problems, is_web_url
+from bot.glossary.check import entry_problems, is_web_url, reference_problem
 from bot.glossary.keys import compact, plural_variants
 from bot.glossary.lookalikes import LookAlikes, entry_lookalikes, looks_like
 from bot.glossary.merge import unique, unique_folded
@@ -260,8 +260,8 @@ def _kept_reference(reference: str, why: str) -> str:
     """What a moderator is told of a reference URL refused now but stored before such were
     (review72), kept as stored (`why`)."""
     return (
-        f"“{reference[:80]}” is not an address a browser opens; kept as it was stored "
-        f"({why}): a file's reference in `/term import` replaces it."
+        f"{reference_problem(reference)}; kept as it was stored ({why}), shown without its "
+        "link: a file's reference in `/term import` replaces it."
     )
 
 

@@ -15,6 +15,7 @@ from typing import Literal
 
 from bot.glossary.keys import normalize
 from bot.glossary.keys import plural_variants as plural_variants  # its home: `check` reads it too
+from bot.glossary.markup import without_chat_markup as without_chat_markup  # as search reads
 
 # Words that name no term (also left out of the description index).
 _STOPWORDS_TEXT = """
@@ -140,28 +141,6 @@ _EMBEDDED = re.compile(r"^what (?:a |an |the )?(?P<t>[^ ]+(?: [^ ]+){0,4}?) (?:i
 
 # What may remain of a question with no term in it ("what is", "define it").
 _LEFTOVERS = frozenset({"is", "are", "it", "this", "that", "a", "an", "the", "what", "define"})
-
-
-# Discord markup around a term in a chat message, which names nothing: mentions (<@1>, <@!1>,
-# <@&2>, <#3>, @everyone, @here), custom emoji (<:name:1>, <a:name:1>), a code fence's language
-# line ("```py\n"), heading and subtext marks ("# ", "-# "), a list item's number or bullet
-# ("1. rag", "2) rag", "• rag": a pasted list) and a masked link's target ("[rag](https://...)"
-# reads "rag"). `normalize` already drops `*_~|>`, backticks and "-" ("- rag", "> rag").
-_CHAT_MARKUP = re.compile(
-    r"<(?:[@#][!&]?|a?:\w+:)\d+>|@(?:everyone|here)\b|```\w*\n(?=[^`]*\w)"
-    r"|^[ \t]*(?:#{1,3}|-#|\d{1,3}[.)]|[•◦‣▪])[ \t]|\]\(<?https?://[^)\s]*>?\)",
-    re.IGNORECASE | re.MULTILINE,
-)
-
-
-_LIST_STARTS = frozenset("0123456789•◦‣▪")
-
-
-def without_chat_markup(text: str) -> str:
-    """`text` with the Discord markup around its words blanked out (see _CHAT_MARKUP)."""
-    if not any(c in text for c in "<@`#]\n") and text.lstrip()[:1] not in _LIST_STARTS:
-        return text  # most queries: nothing to look for
-    return _CHAT_MARKUP.sub(" ", text)
 
 
 def _without_symbols(text: str) -> str:

@@ -161,3 +161,20 @@ def typing_similarity(query_key: str, keys: Sequence[str]) -> npt.NDArray[np.flo
     """Score each name against a query still being typed: its start may carry a typo."""
     heads = [k[: len(query_key) + 1] for k in keys]
     return np.maximum(_scores(query_key, keys, fuzz.ratio), _scores(query_key, heads, fuzz.ratio))
+
+
+# How like a name a run of a longer text must be to be quoted as what matched it (a typo's
+# likeness: "kv cahce" against "kv cache" is 87.5).
+_NAMED_LIKENESS = 80
+
+
+def where_named(text: str, names: Sequence[str]) -> tuple[int, int] | None:
+    """Where in `text` (start, end) is the run most like one of `names`, case ignored: the part
+    of a long question a card's name matched ("what is <95 letters> kv cahce": "kv cahce"), or
+    None where no run is like enough."""
+    lowered = text.lower()
+    found = [fuzz.partial_ratio_alignment(name.lower(), lowered) for name in names if name]
+    best = max((f for f in found if f is not None), key=lambda f: f.score, default=None)
+    if best is None or best.score < _NAMED_LIKENESS:
+        return None
+    return best.dest_start, best.dest_end
