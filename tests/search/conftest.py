@@ -1,5 +1,6 @@
 """Search test fixtures: a small hand-made glossary (each strategy in isolation), the bundled
-one (relevance), and the shared encoder's passes counted (`ragged_passes`)."""
+one (relevance), the made-up servers' indexes (`server_indexes`), and the shared encoder's
+passes counted (`ragged_passes`)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,10 @@ import pytest
 from bot.glossary import load_glossary
 from bot.glossary.models import Entry, SourceText
 from bot.search import SearchIndex
+from bot.search.local import compile_local, with_vectors
+from bot.search.semantic.term_vectors import TermVectors
+
+from .server_term_calib import SERVERS, Server
 
 if TYPE_CHECKING:
     import numpy as np
@@ -105,6 +110,22 @@ def small_index() -> SearchIndex:
 @pytest.fixture(scope="session")
 def bundled_index() -> SearchIndex:
     return SearchIndex.build(load_glossary())
+
+
+@pytest.fixture(scope="session")
+def server_indexes(
+    bundled_index: SearchIndex, tmp_path_factory: pytest.TempPathFactory
+) -> list[tuple[Server, SearchIndex]]:
+    """Each of server_term_calib's made-up servers with its terms embedded (test_calibration,
+    test_server_term_calib)."""
+    assert bundled_index.semantic is not None
+    vectors = TermVectors(bundled_index.semantic.encoder, tmp_path_factory.mktemp("vectors"))
+    built = []
+    for server in SERVERS:
+        local = compile_local(load_glossary(), bundled_index, server.terms, {}, vectors=vectors)
+        vectors.embed([text for _, text in local.texts])
+        built.append((server, with_vectors(local, vectors).index))
+    return built
 
 
 @pytest.fixture

@@ -13,12 +13,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from bot.glossary import load_glossary
 from bot.search import SearchIndex, calibration
-from bot.search.local import compile_local, with_vectors
-from bot.search.semantic.term_vectors import TermVectors
 
-from .server_term_calib import SERVERS, Server
+from .server_term_calib import Server
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -99,20 +96,6 @@ def test_a_sure_offer_is_its_card(bundled_index: SearchIndex, text: str, entry: 
     assert result.entry is not None
     assert result.entry.id == entry
     assert all(s.id != entry for s in result.suggestions)
-
-
-@pytest.fixture(scope="module")
-def server_indexes(
-    bundled_index: SearchIndex, tmp_path_factory: pytest.TempPathFactory
-) -> list[tuple[Server, SearchIndex]]:
-    assert bundled_index.semantic is not None
-    vectors = TermVectors(bundled_index.semantic.encoder, tmp_path_factory.mktemp("vectors"))
-    built = []
-    for server in SERVERS:
-        local = compile_local(load_glossary(), bundled_index, server.terms, {}, vectors=vectors)
-        vectors.embed([text for _, text in local.texts])
-        built.append((server, with_vectors(local, vectors).index))
-    return built
 
 
 def test_a_server_terms_offer_is_never_carded_by_the_bundled_model(

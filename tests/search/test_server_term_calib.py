@@ -6,35 +6,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
-from bot.glossary import load_glossary
 from bot.search.index import SearchIndex
-from bot.search.local import compile_local, with_vectors
 from bot.search.relevance import OFF_TOPIC_KINDS, load_cases
-from bot.search.semantic.term_vectors import TermVectors
 
-from .server_term_calib import SERVERS, Server
+from .server_term_calib import Server
 
 NEIGHBOURS = [
     c.query
     for c in load_cases(Path(__file__).parent / "relevance_blind.tsv")
     if c.slice == "calib" and c.kind in OFF_TOPIC_KINDS
 ]
-
-
-@pytest.fixture(scope="module")
-def server_indexes(
-    bundled_index: SearchIndex, tmp_path_factory: pytest.TempPathFactory
-) -> list[tuple[Server, SearchIndex]]:
-    assert bundled_index.semantic is not None
-    vectors = TermVectors(bundled_index.semantic.encoder, tmp_path_factory.mktemp("vectors"))
-    built = []
-    for server in SERVERS:
-        local = compile_local(load_glossary(), bundled_index, server.terms, {}, vectors=vectors)
-        vectors.embed([text for _, text in local.texts])
-        built.append((server, with_vectors(local, vectors).index))
-    return built
 
 
 def test_descriptions_of_server_terms_are_cards_and_never_wrong_ones(
