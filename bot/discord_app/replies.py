@@ -97,6 +97,12 @@ def echo(text: str, limit: int = ECHO_LIMIT) -> str:
     return inert(quote(text, limit))
 
 
+def echo_quoted(text: str, limit: int = ECHO_LIMIT) -> str:
+    """User text quoted “…” inside a sentence, as `echo` repeats it; after the “ a quote,
+    heading or list mark ("> # rag") opens no line, so it takes no escape ("“\\> # rag”")."""
+    return inert(f"“{quote(text, limit)}”")
+
+
 def asked_about(sentence: str, asked: str) -> str:
     """`sentence` with what was asked quoted in it as typed: inside the sentence a quote,
     heading or list mark ("> # rag") opens no line, so it takes no escape ("“\\> # rag”")."""
@@ -196,7 +202,7 @@ async def reply_for(
     gone = _alias_to_a_removed_entry(local, scope, result.query)
     if gone is not None:  # the moderators' alias outlived its entry: say so, not "add an alias"
         text += (
-            f" It is this server's alias for “{echo(gone)}”, which is no longer in the glossary:"
+            f" It is this server's alias for {echo_quoted(gone)}, which is no longer in the glossary:"
             " a moderator can remove it with `/alias remove` and add it again for another term."
         )
     elif result.suggestions:

@@ -41,8 +41,8 @@ from bot.discord_app.errors import NO_MENTIONS, guarded
 from bot.discord_app.items import ENTRY, OWNER, Restorable, carried, shown_as_typed
 from bot.discord_app.replies import (
     TERMS_UNREAD,
-    echo,
     echo_name,
+    echo_quoted,
     entry_of,
     wrote_through_the_stop,
 )
@@ -109,7 +109,7 @@ async def add_alias(
     if entry is None:
         await refuse(
             interaction,
-            gone or f"I could not find the term “{echo(entry_id)}”. Pick one from the list.",
+            gone or f"I could not find the term {echo_quoted(entry_id)}. Pick one from the list.",
         )
         return
     await thinking(interaction)  # the check reads the server's aliases, perhaps after a wait
@@ -170,13 +170,13 @@ async def _added(
         except StorageError:
             return await write_failed(state), False
         await state.servers.reload(scope)
-    shown = echo(stored_text)  # as the moderator typed it, not as search folds it (`key`)
+    shown = echo_quoted(stored_text)  # as the moderator typed it, not as search folds it (`key`)
     if result.status is AddAliasStatus.REFUSED:
         return shown_as_typed(result.reason or "That alias clashes with another one."), False
     if result.status is AddAliasStatus.TERMS_CHANGED:
         return (
             "This server's terms changed a moment ago (another process wrote them), so "
-            f"“{shown}” was not checked against them: nothing was added. Try again.",
+            f"{shown} was not checked against them: nothing was added. Try again.",
             False,
         )
     if result.status is AddAliasStatus.TERM_GONE:
@@ -190,13 +190,13 @@ async def _added(
         opens = Opens(entry.id, entry.display_title, alias=True)
         accepted = await accept_waiting(interaction, {compact(stored_text): opens})
         return (
-            f"Added: “{shown}” now opens **{shown_name(entry.display_title)}** in this server."
+            f"Added: {shown} now opens **{shown_name(entry.display_title)}** in this server."
             f"{accepted}",
             True,
         )
     if result.status is AddAliasStatus.ALREADY_EXISTS_SAME_ENTRY:
         return (
-            f"“{shown}” already opens **{shown_name(entry.display_title)}**: nothing to change.",
+            f"{shown} already opens **{shown_name(entry.display_title)}**: nothing to change.",
             False,
         )
     if result.status is AddAliasStatus.CONFLICT:
@@ -206,7 +206,7 @@ async def _added(
             else "another entry"
         )
         return (
-            f"“{shown}” is already this server's alias for **{name}**. Remove it first to change it.",
+            f"{shown} is already this server's alias for **{name}**. Remove it first to change it.",
             False,
         )
     return (
@@ -226,7 +226,7 @@ def _alias_line(record: AliasRecord, local: LocalGlossary, *, plain: bool) -> st
         by = "imported"
     else:
         by = f"by user {record.added_by}" if plain else f"by <@{record.added_by}>"
-    text = record.text if plain else f"“{echo(record.text)}”"
+    text = record.text if plain else echo_quoted(record.text)
     return f"{text} → {title} ({by})"
 
 
@@ -315,7 +315,7 @@ class AliasFileButton(
 async def _no_such_alias(store: Store, scope: int, alias: str) -> str:
     """`/alias remove` of an alias this server does not have: why, where the audit log knows
     (removed with its term by `/term remove` or an import, or removed alone)."""
-    text = f"This server has no alias “{echo(alias)}”"
+    text = f"This server has no alias {echo_quoted(alias)}"
     try:
         gone = await store.alias_removal(scope, normalize(alias))
     except StorageError:
@@ -414,7 +414,7 @@ class AliasCog(
             await state.servers.reload(scope)
             if removed is None:
                 return await _no_such_alias(store, scope, alias), False
-            return f"Removed “{echo(removed.text)}”.", True
+            return f"Removed {echo_quoted(removed.text)}.", True
 
         said, removed = await wrote_through_the_stop(
             interaction.client, removal(), "removing this alias", "with `/alias list`"
@@ -467,7 +467,7 @@ class AliasCog(
             if entry is None:
                 await reply(
                     interaction,
-                    f"There is no term “{echo(term)}” in the glossary. Pick one from the list."
+                    f"There is no term {echo_quoted(term)} in the glossary. Pick one from the list."
                     if self.state.servers.knows(scope)
                     else TERMS_UNREAD,
                 )

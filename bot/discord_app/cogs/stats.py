@@ -30,7 +30,7 @@ from bot.discord_app.cogs.moderators import (
 )
 from bot.discord_app.errors import NO_MENTIONS, guarded
 from bot.discord_app.items import Restorable, options_of
-from bot.discord_app.replies import echo
+from bot.discord_app.replies import echo_quoted
 from bot.discord_app.state import BotState
 from bot.glossary.letters import MARKER, fit
 from bot.search.local import LocalGlossary
@@ -183,7 +183,7 @@ class MissToAliasSelect(Restorable[discord.ui.Select[Any]], template=r"gb:miss2a
             await refuse(interaction, GONE_MISS)
             return
         gone = (
-            f"The term this menu offered for “{echo(miss)}” is no longer in the glossary, so"
+            f"The term this menu offered for {echo_quoted(miss)} is no longer in the glossary, so"
             " nothing was added. Run `/stats` again for a fresh list."
         )
         await add_alias(interaction, miss, entry_id, gone=gone)
@@ -206,7 +206,7 @@ class StatsCog(ServerOnly, commands.Cog):
         if period not in PERIODS:  # a client sent a value the option does not offer
             await reply(
                 interaction,
-                f"There is no period “{echo(str(period))}”: pick "
+                f"There is no period {echo_quoted(str(period))}: pick "
                 f"{', '.join(PERIODS[:-1])} or {PERIODS[-1]} (the default is week).",
             )
             return
@@ -245,7 +245,7 @@ class StatsCog(ServerOnly, commands.Cog):
             _lookups_chart, hours, named, since=since, now=now, title=f"{embed.title}: {total:,}"
         )
         embed.set_image(url=f"attachment://{CHART_FILE}")
-        miss_lines = [f"“{echo(m.query)}”: {m.count:,}×" for m in misses[:TOP]]
+        miss_lines = [f"{echo_quoted(m.query)}: {m.count:,}×" for m in misses[:TOP]]
         for name, lines, empty in (
             ("Most looked up", top_lines, "Nothing yet."),
             ("Searches that found nothing", miss_lines, "None. 🎉"),

@@ -76,6 +76,7 @@ from bot.discord_app.replies import (
     echo,
     echo_name,
     echo_names,
+    echo_quoted,
     in_code,
     through_the_stop,
     wrote_through_the_stop,
@@ -813,7 +814,7 @@ class TermCog(
         # database away; not refused: the terms changed, or a dry run's report.
         state = self.state
         cap = import_cap(*state.term_caps)
-        name = f"“{echo(file.filename)}”"
+        name = echo_quoted(file.filename)
         refusal = too_big(name, file.size, cap)
         if refusal and state.store is None:  # said before a byte is downloaded
             await refuse(interaction, f"{refusal}. Nothing was imported.")
@@ -1199,7 +1200,7 @@ async def picked_term(
         await refuse(interaction, TERMS_UNREAD)
     elif found is None:
         await refuse(
-            interaction, f"This server has no term “{echo(wanted)}”. Pick one from the list."
+            interaction, f"This server has no term {echo_quoted(wanted)}. Pick one from the list."
         )
     return found
 
