@@ -32,7 +32,6 @@ from bot.discord_app.items import (
     carried,
     inert,
     options_of,
-    shown_as_typed,
     suggest_button,
     suggested_name,
     suggestion_refusal,
@@ -101,12 +100,6 @@ def echo_quoted(text: str, limit: int = ECHO_LIMIT) -> str:
     """User text quoted “…” inside a sentence, as `echo` repeats it; after the “ a quote,
     heading or list mark ("> # rag") opens no line, so it takes no escape ("“\\> # rag”")."""
     return inert(f"“{quote(text, limit)}”")
-
-
-def asked_about(sentence: str, asked: str) -> str:
-    """`sentence` with what was asked quoted in it as typed: inside the sentence a quote,
-    heading or list mark ("> # rag") opens no line, so it takes no escape ("“\\> # rag”")."""
-    return shown_as_typed(sentence.format(quote(asked, ECHO_LIMIT)))
 
 
 def echo_name(name: str, limit: int = ECHO_LIMIT) -> str:
@@ -190,12 +183,12 @@ async def reply_for(
     view = suggestions_view(result.suggestions, owner_id) if result.suggestions else None
     if result.status == "suggest" and result.suggestions:
         observe.outcome("suggestions")
-        text = asked_about("Did you mean one of these for “{}”?", result.query)
+        text = f"Did you mean one of these for {echo_quoted(result.query)}?"
         return Reply(text, None, view, private=False, quotes_user=True)
     if result.asked_nothing:
         return Reply(NOTHING_ASKED, None, None, private=True)
     observe.outcome("no_entry")
-    text = asked_about("No entry for “{}”.", result.query)
+    text = f"No entry for {echo_quoted(result.query)}."
     # No suggestion may be named so (markup, a link, accents alone): no "Suggest it" that
     # `/suggest` would refuse, and no miss in /stats unless words beside it name something.
     unnamable = suggestion_refusal(suggested_name(result.query))
