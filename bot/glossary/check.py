@@ -182,7 +182,7 @@ def reference_problem(url: str) -> str | None:
             "reference URL has a user name or password before its host (“user:pass@”): a link "
             "whose shown start is not where it goes; give the address without it"
         )
-    return None if is_web_url(url) else f"bad reference URL {url!r}"
+    return None if _opens_in_a_browser(url) else f"bad reference URL {url!r}"
 
 
 def _with_userinfo(url: str) -> bool:
@@ -196,11 +196,14 @@ def _with_userinfo(url: str) -> bool:
 
 def is_web_url(url: str) -> bool:
     """Whether `url` is an address a browser opens and Discord links a card's title to (http or
-    https, a host, a port if any, no userinfo, no longer than Discord takes)."""
-    if len(url) > limits.EMBED_URL:
-        return False  # Discord refuses the whole card linking to it
-    if _with_userinfo(url):
-        return False  # its shown start is not its host (`_with_userinfo`): no card links to it
+    https, a host, a port if any, no userinfo, no longer than Discord takes): one with no
+    `reference_problem`."""
+    return reference_problem(url) is None
+
+
+def _opens_in_a_browser(url: str) -> bool:
+    """Whether a browser opens `url` and Discord takes it as a link (http or https, a host, a
+    port if any), its length and userinfo aside (`reference_problem` says those first)."""
     if any(ch.isspace() or ord(ch) < 0x20 or ord(ch) == 0x7F for ch in url):
         return False  # no browser opens an address holding them (a link's title goes there)
     try:
