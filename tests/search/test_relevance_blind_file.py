@@ -859,6 +859,29 @@ ONE_SLICE_SETS = (
         descriptions=144,
         off_topic=60,
     ),
+    # relevance_blind61.md: half the glossary split by the md5 of "75:" + id within each
+    # category, the first to dev29: one description (4-9, 10-25 and 26-45 words) and one chat
+    # question (half naming the entry) per entry, from a barista, a plumber, a florist, a ham
+    # radio operator, a crossing guard; 60 off-topic chat questions from neighbouring fields and
+    # everyday chat. Tuned on.
+    OneSliceSet(
+        Path(__file__).with_name("relevance_blind61.tsv"),
+        "dev29",
+        questions=149,
+        entries=149,
+        descriptions=149,
+        off_topic=60,
+    ),
+    # relevance_blind62.md: the other half in the same shapes, in other voices (a fishmonger, a
+    # roofer, a dental hygienist, a tour guide, a mail carrier). Held out.
+    OneSliceSet(
+        Path(__file__).with_name("relevance_blind62.tsv"),
+        "test37",
+        questions=145,
+        entries=145,
+        descriptions=145,
+        off_topic=60,
+    ),
 )
 
 
@@ -1413,6 +1436,17 @@ DESCRIBED_THEN_ASKED = (
         unnamed=(0.45, 0.6),
         named_descriptions=1 / 3,
     ),
+    # relevance_blind61.md / 62.md: blind74's shapes over a new split; five entries left out.
+    DescribedThenAsked(
+        numbers=(61, 62),
+        salt="75",
+        left_out=frozenset({"backend-ai-fasttrack", "backend-ai-go", "palang", "pali", "rgb444"}),
+        lengths=((4, 9), (10, 25), (26, 45)),
+        off_topic=60,
+        asked=(1.0, 1.0),
+        unnamed=(0.45, 0.6),
+        named_descriptions=1 / 3,
+    ),
 )
 
 
@@ -1422,7 +1456,7 @@ DESCRIBED_THEN_ASKED = (
     ids=[f"blind{p.numbers[0]}-{p.numbers[1]}" for p in DESCRIBED_THEN_ASKED],
 )
 def test_described_then_asked_pairs_keep_their_shapes_and_split(pair: DescribedThenAsked) -> None:
-    """relevance_blind57.md to relevance_blind60.md: the shapes and split of DescribedThenAsked."""
+    """relevance_blind57.md to relevance_blind62.md: the shapes and split of DescribedThenAsked."""
     glossary = load_glossary()
     halves = []
     for n in pair.numbers:
