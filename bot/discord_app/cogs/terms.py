@@ -365,7 +365,7 @@ class RemoveButton(
             term_id = term.id
             if term.revision != revision:
                 return None, (
-                    f"“{echo_name(term.title)}” changed since you asked to remove it. "
+                    f"{echo_quoted(term.title, name=True)} changed since you asked to remove it. "
                     "Run `/term remove` again to see it as it is now."
                 )
             dangling = dangling_after_removal(current, term_id, bundled)
@@ -374,7 +374,7 @@ class RemoveButton(
             kept = [term_id] if term_id in bundled else []
             dropped = orphaned_aliases(aliases, [term_id], kept)
             gone = f" and its {aliases_named(dropped)}" if dropped else ""
-            done = f"Removed “{echo_name(term.title)}”{gone}."
+            done = f"Removed {echo_quoted(term.title, name=True)}{gone}."
             return TermChange(remove=(term_id,), drop_aliases=dropped), done
 
         # The removal's use, taken at its confirm (the command's question writes nothing):
@@ -594,9 +594,9 @@ def quoted_list(names: Sequence[str]) -> str:
 
 
 def _listed(shown: Sequence[str], count: int) -> str:
-    """“a”, “b” and 3 more, of `count` names whose first `shown` are made safe already."""
+    """“a”, “b” and 3 more, of `count` names whose first `shown` are quoted already."""
     more = f" and {count - len(shown)} more" if count > len(shown) else ""
-    return ", ".join(f"“{name}”" for name in shown) + more
+    return ", ".join(shown) + more
 
 
 def aliases_named(keys: Sequence[str]) -> str:
@@ -609,7 +609,7 @@ def still_pointed_at(term: ServerTerm, dangling: Sequence[ServerTerm]) -> str:
     names = [term.title, *(t.title for t in dangling[:MAX_NAMED])]
     title, *others = echo_names(names, _name_limit(len(names)))
     return (
-        f"“{title}” is a related term of {_listed(others, len(dangling))}: take it out of "
+        f"{title} is a related term of {_listed(others, len(dangling))}: take it out of "
         "their related terms first (`/term edit`), so no card points at nothing."
     )
 
@@ -741,7 +741,7 @@ class TermCog(
         view.add_item(RemoveButton(interaction.user.id, found.revision, found.id))
         await reply(
             interaction,
-            f"Remove “{echo_name(found.title)}” from this server's glossary?{back}",
+            f"Remove {echo_quoted(found.title, name=True)} from this server's glossary?{back}",
             view=view,
         )
 
@@ -1169,7 +1169,10 @@ def plan_save(
     refusal.saved = term
     warnings = [p for p in checked.problems if p.severity == "warning"]
     if before == term:  # saved as it opened: nothing to write, nor to log
-        text = f"Nothing changed: **{echo_name(term.title)}** already reads as the form does."
+        text = (
+            f"Nothing changed: **{echo_name(term.title, mid_line=True)}** already reads as the "
+            "form does."
+        )
         return None, problems_text(warnings, text + "\nNote:") if warnings else text
     verb = "Saved" if editing else "Added"
     target = overlay_target(term, bundled)
@@ -1177,12 +1180,13 @@ def plan_save(
     # the form never shows): say where it went. A wording of a bundled entry takes that one's.
     under = f", under **{term.category}**" if not editing and target is None else ""
     text = (
-        f"{verb} **{echo_name(term.title)}** in this server's glossary{under}: "
+        f"{verb} **{echo_name(term.title, mid_line=True)}** in this server's glossary{under}: "
         f"`/define {in_code(term.title)}`."
     )
     if target is not None:  # its card changes for every member: say so
         text += (
-            f" It is this server's wording of **{echo_name(target.title)}**, whose card now leads "
+            f" It is this server's wording of **{echo_name(target.title, mid_line=True)}**, whose "
+            "card now leads "
             "with this text."
         )
     if warnings:
