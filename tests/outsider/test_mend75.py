@@ -163,6 +163,35 @@ async def test_a_refused_suggestion_gives_back_its_first_line_as_typed(
     assert answer.endswith(": - first\n\\- second"), answer
 
 
+async def test_term_remove_of_a_term_with_many_long_aliases_fits_one_message(
+    scene: Scene, start_bot: StartBot, store: Store
+) -> None:
+    """`/term remove` names the term's aliases that go with it, the first 20 in a room of
+    1,400 characters (NAMES_ROOM, so a term with 25 long aliases could be removed) counted
+    before their escapes: 20 aliases of snake_case words, each "_" shown "\\_", took some
+    2,100 and the question passed Discord's 2,000, so the moderator got no question and could
+    not remove the term. Now the room counts the names as shown. Failed before."""
+    words = "alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike"
+    names = [f"{w}_{n}_" + "_".join(["q"] * 45) for n, w in enumerate(words.split() * 2)][:22]
+    async with start_bot(store) as bot:
+        await stored_now(scene, bot, store, made_up("zorbqx", title="Zorbqx"))
+        for name in names:
+            await store.add_alias(scene.guild.id, name, name, "zorbqx", scene.moderator.id)
+        bot.state.servers.forget(scene.guild.id)
+        asked = await scene.fake.slash(
+            scene.moderator, "term remove", {"term": "zorbqx"}, channel=scene.channel
+        )
+        prompt = await asked.final_message()
+        question = str(prompt["content"])
+        assert question.startswith("Remove “Zorbqx” from this server's glossary? Its aliases “")
+        assert question.endswith(" and 2 more go with it."), question
+        assert len(question) <= 2000, len(question)
+        clicked = await scene.fake.click(scene.moderator, prompt, buttons(prompt)["Remove"])
+        [done] = await clicked.followups(1)
+    assert str(done["content"]).startswith("Removed “Zorbqx” and its aliases “"), done
+    assert len(str(done["content"])) <= 2000
+
+
 async def test_a_card_that_cannot_be_shown_names_its_title_in_bold_as_typed(
     scene: Scene, start_bot: StartBot, store: Store
 ) -> None:

@@ -579,18 +579,33 @@ MAX_NAMED = 20  # names listed in one answer; the rest are counted
 # holds 2,000, and 20 names of 100 characters each were past it with the answer's own words
 # (Discord refuses such a message: a term with 25 long aliases could not be removed).
 NAMES_ROOM = 1_400
+NAME_FLOOR = 24  # characters a name listed with others shows at the least, escapes aside
 
 
 def _name_limit(count: int) -> int:
     """Characters each of `count` names listed together may show (4 more: quotes, a comma)."""
-    return max(24, min(ECHO_LIMIT, NAMES_ROOM // max(count, 1) - 4))
+    return max(NAME_FLOOR, min(ECHO_LIMIT, NAMES_ROOM // max(count, 1) - 4))
+
+
+def _names_in_room(names: Sequence[str]) -> list[str]:
+    """`names` quoted and made safe (`echo_names`), in `NAMES_ROOM` as shown: the escapes
+    count ("snake_case" shows "snake\\_case"), which could double a name's length and put a
+    list of 20 past a message's 2,000. Each is cut shorter till they fit (at `NAME_FLOOR`,
+    20 fit whatever their escapes)."""
+    limit = _name_limit(len(names))
+    while True:
+        shown = echo_names(names, limit)
+        over = sum(len(name) + 2 for name in shown) - NAMES_ROOM
+        if over <= 0 or limit == NAME_FLOOR:
+            return shown
+        limit = max(NAME_FLOOR, limit - 1 - over // len(names))
 
 
 def quoted_list(names: Sequence[str]) -> str:
     """“a”, “b” and 3 more: the first `MAX_NAMED` names, quoted and made safe to show (fitted
     together: two long titles alike at both ends stay apart)."""
     shown = names[:MAX_NAMED]
-    return _listed(echo_names(shown, _name_limit(len(shown))), len(names))
+    return _listed(_names_in_room(shown), len(names))
 
 
 def _listed(shown: Sequence[str], count: int) -> str:
@@ -607,7 +622,7 @@ def aliases_named(keys: Sequence[str]) -> str:
 def still_pointed_at(term: ServerTerm, dangling: Sequence[ServerTerm]) -> str:
     # The titles fitted together: two long ones alike at both ends would read as one.
     names = [term.title, *(t.title for t in dangling[:MAX_NAMED])]
-    title, *others = echo_names(names, _name_limit(len(names)))
+    title, *others = _names_in_room(names)
     return (
         f"{title} is a related term of {_listed(others, len(dangling))}: take it out of "
         "their related terms first (`/term edit`), so no card points at nothing."
