@@ -600,13 +600,18 @@ def _standard_output(what: str) -> SupportsWrite[str]:
     return sys.stdout
 
 
+# Options naming a file a `prints` command writes its output to: given one, the command has
+# output to write with standard output closed (`-o FILE`; `stats --chart PNG`, the picture).
+_FILE_OUTPUTS = ("output", "chart")
+
+
 def _refuse_closed_output(args: argparse.Namespace) -> None:
     """A command whose output is its point (`prints`: search, define, the exports, stats, ...)
     started with standard output closed (`>&-`) fails as `--help` does, before any work: it
     exited 0 having written nothing. `check` and `health` are not such commands: their exit
-    status and stderr say what matters (review72 keeps `check >&-` at 0); `-o FILE` writes no
-    stdout."""
-    if args.prints and getattr(args, "output", None) is None:
+    status and stderr say what matters (review72 keeps `check >&-` at 0). A command told to
+    write a file (`_FILE_OUTPUTS`) writes it: what it would print has nowhere to go, unsaid."""
+    if args.prints and all(getattr(args, name, None) is None for name in _FILE_OUTPUTS):
         _standard_output("the output")
 
 

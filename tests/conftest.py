@@ -57,7 +57,11 @@ def _own_cache_dir(config: pytest.Config) -> None:
     ~/.cache/glossary-bot, each writing the vectors it embedded into the others' file (safe since
     product74, but one run's terms became another's). Seeded once from that folder (a copy, some
     8 MB: the vectors no run need embed again), so a run is no slower; xdist's workers inherit it
-    from the controller, which removes it at the end."""
+    from the controller, which removes it at the end. Nothing is written back, by design: what
+    a run embeds beyond the seed is the tests' own texts (made-up terms and entries; the bundled
+    glossary's are all in the shipped seed, test_speed54), which in the shared folder would
+    make one run's results depend on another's and take the room `MIN_KEPT` keeps for the
+    developer's own glossaries. A GLOSSARY_CACHE_DIR the developer set is used as it is."""
     from bot.cachedir import CACHE_ENV, default_cache_dir
 
     if hasattr(config, "workerinput") or os.environ.get(CACHE_ENV, "").strip():

@@ -6,6 +6,7 @@ at a sentence boundary, and optional parts are dropped, least useful first, unti
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 import discord
@@ -51,10 +52,25 @@ class _Fields:
             )
 
 
-def shown_name(name: str) -> str:
+# The backslash discord.py's escape_markdown puts before a quote, heading or list mark at the
+# start of a line ("\> ", "\#", "\-"): always the text's first character here, a name being
+# one line.
+_LINE_START_ESCAPE = re.compile(r"^\\(?=>|#|\s*-)")
+
+
+def shown_name(name: str, *, mid_line: bool = False) -> str:
     """A name (an entry's title) in text Discord renders as Markdown, shown as typed: a server's
-    term may be titled with `||`, `~~` or `*` ("A* Search"), which would hide or strike words."""
-    return discord.utils.escape_markdown(name)
+    term may be titled with `||`, `~~` or `*` ("A* Search"), which would hide or strike words.
+    `mid_line`: after the bot's own words on the line ("**", "1. ", ", "), where a leading ">",
+    "#" or "-" opens nothing, so it takes no backslash ("**#define**", not "**\\#define**")."""
+    shown = discord.utils.escape_markdown(name)
+    return in_a_line(shown) if mid_line else shown
+
+
+def in_a_line(shown: str) -> str:
+    """A name as `shown_name` shows it (a card's title), set after the bot's own words on a line
+    ("**#define** has a card, but …"): without the backslash before a leading ">", "#" or "-"."""
+    return _LINE_START_ESCAPE.sub("", shown)
 
 
 def source_names(entry: Entry, glossary: Glossary) -> str:
@@ -96,8 +112,10 @@ def render_card(
 
     fields = _Fields()
     fields.add("🚫 What it is not", entry.boundary)
-    related = [shown_name(glossary[r].title) for r in entry.related if r in glossary]
-    fields.add("Related", ", ".join(related))
+    related = [glossary[r].title for r in entry.related if r in glossary]
+    fields.add(
+        "Related", ", ".join(shown_name(title, mid_line=i > 0) for i, title in enumerate(related))
+    )
     for note in entry.notes:
         source = glossary.source(note.source)
         fields.add(f"Note from {source.app_name or source.name}", note.text)

@@ -119,7 +119,7 @@ def typed_back(head: str, values: dict[str, str], limit: int = limits.MESSAGE_CO
     lines = [head]
     for key, value in values.items():
         if value.strip():
-            lines.append(f"**{inert(key)}**: {inert(value)}")
+            lines.append(f"**{inert(key, mid_line=True)}**: {inert(value, mid_line=True)}")
     return fit("\n".join(lines), limit)
 
 
@@ -138,14 +138,18 @@ _INERT = re.compile(
 )
 
 
-def inert(text: str) -> str:
+def inert(text: str, *, mid_line: bool = False) -> str:
     """`text` shown as typed: no Markdown, no masked link, no ping (`_INERT` says what is
-    escaped; a bare web address still links, as typed)."""
+    escaped; a bare web address still links, as typed). `mid_line`: `text` goes on a line the
+    bot's own words began (after "“", "**", "~~", "of "), where a leading quote, heading or list
+    mark opens nothing and so takes no backslash; the lines after its first still do."""
     link_ends = text.rfind("](")
 
     def escaped(match: re.Match[str]) -> str:
         if match["url"]:
             return match["url"]
+        if mid_line and match.start() == 0 and (match["block"] or match["number"]):
+            return match[0]
         if match["mark"]:
             opens_no_link = match["mark"] == "[" and match.start() > link_ends
             return match["mark"] if opens_no_link else "\\" + match["mark"]
@@ -168,13 +172,13 @@ def shown_as_typed(text: str) -> str:
     escaped all the same (a code span in it renders nothing, a bold one is only bold)."""
     out, at = [], 0
     for span in _SPANS.finditer(text):
-        out.append(inert(text[at : span.start()]))
+        out.append(inert(text[at : span.start()], mid_line=at > 0))
         if span["quoted"]:
             out.append(inert(span["quoted"]))
         elif span["bold"]:
-            out.append(f"**{inert(span['bold'])}**")
+            out.append(f"**{inert(span['bold'], mid_line=True)}**")
         else:
             out.append(span["code"])
         at = span.end()
-    out.append(inert(text[at:]))
+    out.append(inert(text[at:], mid_line=at > 0))
     return discord.utils.escape_mentions("".join(out))

@@ -89,29 +89,37 @@ def names_no_term(text: str) -> bool:
     return _ASKING_ONLY.issuperset(words) and not _POINTING_OR_ASKING.isdisjoint(words)
 
 
-def echo(text: str, limit: int = ECHO_LIMIT) -> str:
+def echo(text: str, limit: int = ECHO_LIMIT, *, mid_line: bool = False) -> str:
     """User text safe to repeat: no pings, no markdown, no links, no invisible characters, one
     line, bounded length. Every "<" is escaped: Discord renders what follows one (timestamps,
-    command links, custom emoji, channel and role mentions) unless it is."""
-    return inert(quote(text, limit))
+    command links, custom emoji, channel and role mentions) unless it is. `mid_line`: after the
+    bot's own words on the line ("~~…~~ → …", "(a.txt, b.txt)"), where a leading quote,
+    heading or list mark opens nothing, so it takes no backslash (`inert`)."""
+    return inert(quote(text, limit), mid_line=mid_line)
 
 
-def echo_quoted(text: str, limit: int = ECHO_LIMIT) -> str:
+def echo_quoted(text: str, limit: int = ECHO_LIMIT, *, name: bool = False) -> str:
     """User text quoted “…” inside a sentence, as `echo` repeats it; after the “ a quote,
-    heading or list mark ("> # rag") opens no line, so it takes no escape ("“\\> # rag”")."""
-    return inert(f"“{quote(text, limit)}”")
+    heading or list mark ("> # rag") opens no line, so it takes no escape ("“\\> # rag”").
+    `name`: a term's title, cut as `echo_name` cuts one. The one way a sentence quotes what a
+    member or moderator typed."""
+    shown = quote_name(text, limit) if name else quote(text, limit)
+    return f"“{inert(shown, mid_line=True)}”"
 
 
-def echo_name(name: str, limit: int = ECHO_LIMIT) -> str:
+def echo_name(name: str, limit: int = ECHO_LIMIT, *, mid_line: bool = False) -> str:
     """A name (a term's title) as `echo` repeats text, cut keeping its start and its end: two
-    long titles that differ only at the end stay apart."""
-    return inert(quote_name(name, limit))
+    long titles that differ only at the end stay apart. `mid_line` as for `echo` (a title in
+    bold inside a sentence: "Saved **#define** …")."""
+    return inert(quote_name(name, limit), mid_line=mid_line)
 
 
 def echo_names(names: Sequence[str], limit: int = ECHO_LIMIT) -> list[str]:
-    """Names shown together (an answer naming several titles) as `echo_name` shows each, fitted
-    together (`fit_names`): two long titles alike at both ends, cut each alone, read as one."""
-    return [inert(name) for name in fit_names([one_line(name) for name in names], limit)]
+    """Names shown together (an answer naming several titles), each quoted “…” as
+    `echo_quoted` quotes one, fitted together (`fit_names`): two long titles alike at both
+    ends, cut each alone, read as one."""
+    fitted = fit_names([one_line(name) for name in names], limit)
+    return [f"“{inert(name, mid_line=True)}”" for name in fitted]
 
 
 def in_code(text: str, limit: int = ECHO_LIMIT) -> str:

@@ -294,6 +294,8 @@ def run_stats(args: argparse.Namespace) -> int:
         problem = _write_chart(args, stats, hours, titles, since=since, now=now)
         if problem:
             return print_error(problem)
+        if sys.stdout is None:  # `--chart PNG >&-`: the chart was the output asked for
+            return 0
     if args.json:
         print(json.dumps({"period": period, **stats.to_json()}, indent=2))
     else:

@@ -5,17 +5,21 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from types import SimpleNamespace
+from typing import cast
 
 import pytest
 
-from bot.cachedir import default_cache_dir
+from bot.cachedir import CACHE_ENV, default_cache_dir
 from bot.discord_app.app import GlossaryBot
 from bot.glossary.letters import fit_around
 from bot.storage import Store
 from bot.storage.backend import Migrate
 from bot.storage.cli import on_store
 from bot.term_storage import read_terms
+from tests.conftest import _own_cache_dir
 from tests.discord_app.helpers import embed_of
 from tests.discord_app.term_commands import made_up, stored_now
 
@@ -181,10 +185,34 @@ async def test_a_stored_reference_with_userinfo_leaves_the_card_without_its_link
 # -- 5. A test run's own cache folder --
 
 
-def test_a_test_run_writes_its_vectors_in_a_cache_folder_of_its_own() -> None:
+def test_a_test_run_writes_its_vectors_in_a_cache_folder_of_its_own(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Concurrent runs shared ~/.cache/glossary-bot (term vectors one run embedded became the
-    others'): the run now has its own folder (tests/conftest.py), seeded from that one. Failed
-    before: the default was ~/.cache/glossary-bot."""
+    others'): the run now has its own folder (tests/conftest.py), seeded from that one, and
+    removed at its end without writing back (mend75: PLAN.md says why). Failed before: the
+    default was ~/.cache/glossary-bot. mend75: the set-up itself, in an environment of the
+    test's own: this test read the run's folder, and failed for a developer whose own
+    GLOSSARY_CACHE_DIR named ~/.cache/glossary-bot (a folder set is used as it is)."""
+    shared = tmp_path / "xdg" / "glossary-bot"
+    shared.mkdir(parents=True)
+    (shared / "entry-vectors.npz").write_bytes(b"the developer's vectors")
+    (shared / "notes.txt").write_text("no cache file")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    monkeypatch.delenv(CACHE_ENV, raising=False)
+    cleanups: list[Callable[[], object]] = []
+    _own_cache_dir(cast(pytest.Config, SimpleNamespace(add_cleanup=cleanups.append)))
     own = default_cache_dir()
-    assert own != Path.home() / ".cache" / "glossary-bot", own
-    assert own.is_dir(), own
+    assert own != shared, own
+    assert [p.name for p in own.iterdir()] == ["entry-vectors.npz"], own
+    assert (own / "entry-vectors.npz").read_bytes() == b"the developer's vectors"
+    (own / "term-vectors.npz").write_bytes(b"a test's made-up terms")
+    for cleanup in cleanups:
+        cleanup()
+    assert not own.exists(), own
+    assert sorted(p.name for p in shared.iterdir()) == ["entry-vectors.npz", "notes.txt"]
+    assert (shared / "entry-vectors.npz").read_bytes() == b"the developer's vectors"
+    # A folder the developer set is theirs to choose: used as it is, nothing copied or removed.
+    monkeypatch.setenv(CACHE_ENV, str(shared))
+    _own_cache_dir(cast(pytest.Config, SimpleNamespace(add_cleanup=cleanups.append)))
+    assert (default_cache_dir(), len(cleanups)) == (shared, 1)

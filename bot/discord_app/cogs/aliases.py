@@ -181,8 +181,8 @@ async def _added(
         )
     if result.status is AddAliasStatus.TERM_GONE:
         return (
-            f"“{echo_name(entry.display_title)}” was removed from this server's glossary a "
-            "moment ago: nothing was added.",
+            f"{echo_quoted(entry.display_title, name=True)} was removed from this server's "
+            "glossary a moment ago: nothing was added.",
             False,
         )
     if result.status is AddAliasStatus.ADDED:
@@ -190,18 +190,19 @@ async def _added(
         opens = Opens(entry.id, entry.display_title, alias=True)
         accepted = await accept_waiting(interaction, {compact(stored_text): opens})
         return (
-            f"Added: {shown} now opens **{shown_name(entry.display_title)}** in this server."
-            f"{accepted}",
+            f"Added: {shown} now opens **{shown_name(entry.display_title, mid_line=True)}** in "
+            f"this server.{accepted}",
             True,
         )
     if result.status is AddAliasStatus.ALREADY_EXISTS_SAME_ENTRY:
         return (
-            f"{shown} already opens **{shown_name(entry.display_title)}**: nothing to change.",
+            f"{shown} already opens **{shown_name(entry.display_title, mid_line=True)}**: "
+            "nothing to change.",
             False,
         )
     if result.status is AddAliasStatus.CONFLICT:
         name = (
-            shown_name(aliased_name(local, result.alias.text, result.alias.entry_id))
+            shown_name(aliased_name(local, result.alias.text, result.alias.entry_id), mid_line=True)
             if result.alias
             else "another entry"
         )
@@ -221,7 +222,7 @@ def _alias_line(record: AliasRecord, local: LocalGlossary, *, plain: bool) -> st
     attached file (`plain`), as typed, its author by user id (a file shows no mentions)."""
     title = aliased_name(local, record.text, record.entry_id)  # a term's card id may differ
     if not plain:
-        title = shown_name(title)
+        title = shown_name(title, mid_line=True)  # after "“alias” → "
     if record.added_by == OPERATOR_ACTOR:  # `glossary-bot aliases import`: no Discord user
         by = "imported"
     else:
@@ -303,7 +304,7 @@ class AliasFileButton(
         # Made in a thread: a full server's 1,000 lines, each naming its card, held every
         # server's answers on the event loop (bench/cross73_bench.py).
         every = await asyncio.to_thread(_alias_file, records, local)
-        of = f" of {echo_name(entry.display_title)}" if entry else " in this server"
+        of = f" of {echo_name(entry.display_title, mid_line=True)}" if entry else " in this server"
         await interaction.followup.send(
             f"All {len(records):,} alias{'es' if len(records) != 1 else ''}{of}, one a line.",
             file=discord.File(io.BytesIO(every), filename=f"aliases-{scope}.txt"),
@@ -327,7 +328,7 @@ async def _no_such_alias(store: Store, scope: int, alias: str) -> str:
         return f"{text}: it was removed {when}."
     title = log_entry(gone.term).title
     return (
-        f"{text}: it was removed with its term “{echo_name(title)}” {when} "
+        f"{text}: it was removed with its term {echo_quoted(title, name=True)} {when} "
         "(`/term log` says by whom)."
     )
 
@@ -477,7 +478,7 @@ class AliasCog(
             return
         if not records:
             empty = (
-                f"**{shown_name(entry.display_title)}** has no aliases here"
+                f"**{shown_name(entry.display_title, mid_line=True)}** has no aliases here"
                 if entry
                 else "No aliases yet"
             )
@@ -490,7 +491,7 @@ class AliasCog(
         counted = f"{len(records):,} alias{'es' if len(records) != 1 else ''}"
         embed = discord.Embed(
             # One term's aliases name it: "2 aliases in this server" read as the server's all.
-            title=f"{counted} of {echo_name(entry.display_title)}"
+            title=f"{counted} of {echo_name(entry.display_title, mid_line=True)}"
             if entry
             else f"{counted} in this server",
             description=description,

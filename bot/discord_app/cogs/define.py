@@ -19,7 +19,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import limits
-from bot.cards.embed import card_title
+from bot.cards.embed import card_title, in_a_line
 from bot.discord_app import metrics as observe
 from bot.discord_app.choices import fitted_choices
 from bot.discord_app.cogs.explain import terms_listing
@@ -509,7 +509,7 @@ class DefineCog(commands.Cog):
             observe.outcome("refused")  # for a permission the bot lacks
             if interaction.channel_id is not None:
                 self._say_lacking(interaction.channel_id, "embed_links")
-            text = NO_EMBEDS.format(title=reply.embed.title or "")
+            text = NO_EMBEDS.format(title=in_a_line(reply.embed.title or ""))
             no_card = Reply(text, None, None, private=False)
             await post_instead(interaction, no_card, ephemeral, missed)
         elif missed is not None:
@@ -705,7 +705,7 @@ class DefineCog(commands.Cog):
             # Discord takes the card and shows nothing of it: an empty reply. Say it in text.
             observe.outcome("refused")  # for a permission the bot lacks
             self._say_lacking(message.channel.id, "embed_links")
-            text = NO_EMBEDS.format(title=reply.embed.title or "")
+            text = NO_EMBEDS.format(title=in_a_line(reply.embed.title or ""))
             await self._reply(message, content=text)
             return
         sent = await send_counted(
@@ -717,7 +717,9 @@ class DefineCog(commands.Cog):
             # saying so instead.
             observe.outcome("refused")
             self._say_lacking(message.channel.id, "embed_links")
-            await sent.edit(content=NO_EMBEDS.format(title=reply.embed.title or ""), view=None)
+            await sent.edit(
+                content=NO_EMBEDS.format(title=in_a_line(reply.embed.title or "")), view=None
+            )
             return
         if reply.embed is not None:
             self._regained(message.channel.id, "embed_links")

@@ -92,7 +92,7 @@ def _none_found(message: discord.Message, read: str) -> str:
     files = [a.filename for a in attached if (a.content_type or "").startswith("text/")]
     if not files:
         return "I found no glossary terms in that message."
-    named = ", ".join(echo(name, FILE_NAME_ECHO) for name in files)
+    named = ", ".join(echo(name, FILE_NAME_ECHO, mid_line=True) for name in files)
     file = "file" if len(files) == 1 else "files"
     if not read.strip():
         return (
@@ -189,7 +189,7 @@ async def terms_listing(
     for entry_id in entries:
         entry = glossary[entry_id]
         lines.append(
-            f"**{shown_name(entry.display_title)}**: "
+            f"**{shown_name(entry.display_title, mid_line=True)}**: "
             f"{fit(entry.summary or entry.definition, SUMMARY)}"
         )
     embed = discord.Embed(

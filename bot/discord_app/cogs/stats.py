@@ -239,7 +239,9 @@ class StatsCog(ServerOnly, commands.Cog):
         named = [
             (glossary[e].display_title if e in glossary else f"{e}{removed}", c) for e, c in top
         ]
-        top_lines = [f"{n}. {shown_name(name)}: {c:,}" for n, (name, c) in enumerate(named, 1)]
+        top_lines = [
+            f"{n}. {shown_name(name, mid_line=True)}: {c:,}" for n, (name, c) in enumerate(named, 1)
+        ]
         # Drawn in a thread: a few tens of milliseconds that other answers need not wait for.
         png = await asyncio.to_thread(
             _lookups_chart, hours, named, since=since, now=now, title=f"{embed.title}: {total:,}"

@@ -52,6 +52,7 @@ from bot.discord_app.items import (
 from bot.discord_app.replies import (
     ACK_DEADLINE,
     echo_name,
+    echo_quoted,
     in_code,
     through_the_stop,
     unfinished_at_stop,
@@ -200,10 +201,10 @@ async def own_waiting(store: Store, scope: int, user_id: int, title: str) -> str
             # Another spelling of it is theirs; another number or letters ("RMS" for a waiting
             # "RM") is named beside it, or the member reads of a suggestion they never made.
             said = (
-                f"You suggested “{echo_name(title)}” already"
+                f"You suggested {echo_quoted(title, name=True)} already"
                 if compact(title) == compact(waiting.title)
-                else f"“{echo_name(title)}” is the same name here as "
-                f"“{echo_name(waiting.title)}”, which you suggested already"
+                else f"{echo_quoted(title, name=True)} is the same name here as "
+                f"{echo_quoted(waiting.title, name=True)}, which you suggested already"
             )
             return (
                 f"{said}: it is waiting for this server's moderators. I'll tell you privately "
@@ -401,7 +402,7 @@ class SuggestCog(ServerOnly, commands.Cog):
                 return await write_failed(self.state) + KEPT, {"view": view}
             if status is SuggestStatus.ADDED:
                 text = (
-                    f"Thanks! “{echo_name(title)}” is with this server's moderators. "
+                    f"Thanks! {echo_quoted(title, name=True)} is with this server's moderators. "
                     "I'll tell you privately what they decide, if your DMs are open."
                 )
                 return text[: limits.MESSAGE_CONTENT], {}
@@ -430,8 +431,9 @@ def named_already(local: LocalGlossary, title: str) -> str | None:
     found = local.index.search(title, local.aliases)
     if found.entry is not None and found.strategy in _BY_NAME:
         return (
-            f"“{echo_name(title)}” is already in this server's glossary: "
-            f"**{echo_name(found.entry.title)}**, which `/define` opens. Nothing was queued."
+            f"{echo_quoted(title, name=True)} is already in this server's glossary: "
+            f"**{echo_name(found.entry.title, mid_line=True)}**, which `/define` opens. "
+            "Nothing was queued."
         )
     # A look-alike (`RАG` with a Cyrillic А) no moderator's save would take: the member is
     # shown the card it looks like, rather than the moderators a suggestion to reject.
@@ -440,8 +442,9 @@ def named_already(local: LocalGlossary, title: str) -> str | None:
         return None
     held, entry = alike
     return (
-        f"“{echo_name(title)}” looks like “{echo_name(held)}”, a name of "
-        f"**{echo_name(entry.display_title)}**, which `/define` opens: members could not tell "
+        f"{echo_quoted(title, name=True)} looks like {echo_quoted(held, name=True)}, a name of "
+        f"**{echo_name(entry.display_title, mid_line=True)}**, which `/define` opens: members "
+        "could not tell "
         "them apart, so no term may take it. Nothing was queued."
     )
 
@@ -602,17 +605,17 @@ async def _decide(
     outcome = "added to the glossary" if accepted else "not added to the glossary"
     look_up = ""
     if accepted and opens is not None and opens.alias:  # the name the member typed opens it
-        outcome += f" as another name for “{echo_name(opens.title)}”"
+        outcome += f" as another name for {echo_quoted(opens.title, name=True)}"
         look_up = f" Look it up with `/define {in_code(found.title)}`."
     elif accepted and opens is not None:
         # The moderator may have saved it under another name: the member looks up that one.
         renamed = opens.title.casefold() != found.title.casefold()
-        outcome += f" as “{echo_name(opens.title)}”" if renamed else ""
+        outcome += f" as {echo_quoted(opens.title, name=True)}" if renamed else ""
         look_up = f" Look it up with `/define {in_code(opens.title)}`."
     untold = await tell_member(
         interaction.client,
         found.user_id,
-        f"Your suggestion “{echo_name(found.title)}” in "
+        f"Your suggestion {echo_quoted(found.title, name=True)} in "
         f"{discord.utils.escape_markdown(server)} was {outcome} by its moderators.{look_up}",
         interaction.guild,
     )

@@ -20,7 +20,7 @@ from bot.discord_app.cogs.moderators import (
 )
 from bot.discord_app.errors import NO_MENTIONS, guarded
 from bot.discord_app.items import OWNER, Restorable
-from bot.discord_app.replies import echo, echo_name
+from bot.discord_app.replies import echo, echo_quoted
 from bot.glossary.letters import fit
 from bot.storage import OPERATOR_ACTOR, StorageError, Store
 from bot.term_log import LogEntry, log_entry
@@ -47,13 +47,15 @@ def entry_text(entry: LogEntry) -> str:
         if entry.actor_id == OPERATOR_ACTOR
         else f"<@{entry.actor_id}>"
     )
-    head = f"<t:{int(entry.at.timestamp())}:f> {actor} {entry.verb} “{echo_name(entry.title)}”"
+    title = echo_quoted(entry.title, name=True)
+    head = f"<t:{int(entry.at.timestamp())}:f> {actor} {entry.verb} {title}"
     if entry.member_id is not None:
         head += f" from <@{entry.member_id}>"
     lines = [head]
     for change in entry.changes:
-        before = f"~~{echo(change.before)}~~ → " if change.before else ""
-        after = echo(change.after) if change.after else "*(none)*"
+        # after "> **Field**: " and "~~": a leading "#", "-" or "1." opens nothing there
+        before = f"~~{echo(change.before, mid_line=True)}~~ → " if change.before else ""
+        after = echo(change.after, mid_line=True) if change.after else "*(none)*"
         lines.append(f"> **{change.label}**: {before}{after}")
     return "\n".join(lines)
 

@@ -365,7 +365,7 @@ class RemoveButton(
             term_id = term.id
             if term.revision != revision:
                 return None, (
-                    f"“{echo_name(term.title)}” changed since you asked to remove it. "
+                    f"{echo_quoted(term.title, name=True)} changed since you asked to remove it. "
                     "Run `/term remove` again to see it as it is now."
                 )
             dangling = dangling_after_removal(current, term_id, bundled)
@@ -374,7 +374,7 @@ class RemoveButton(
             kept = [term_id] if term_id in bundled else []
             dropped = orphaned_aliases(aliases, [term_id], kept)
             gone = f" and its {aliases_named(dropped)}" if dropped else ""
-            done = f"Removed “{echo_name(term.title)}”{gone}."
+            done = f"Removed {echo_quoted(term.title, name=True)}{gone}."
             return TermChange(remove=(term_id,), drop_aliases=dropped), done
 
         # The removal's use, taken at its confirm (the command's question writes nothing):
@@ -579,24 +579,39 @@ MAX_NAMED = 20  # names listed in one answer; the rest are counted
 # holds 2,000, and 20 names of 100 characters each were past it with the answer's own words
 # (Discord refuses such a message: a term with 25 long aliases could not be removed).
 NAMES_ROOM = 1_400
+NAME_FLOOR = 24  # characters a name listed with others shows at the least, escapes aside
 
 
 def _name_limit(count: int) -> int:
     """Characters each of `count` names listed together may show (4 more: quotes, a comma)."""
-    return max(24, min(ECHO_LIMIT, NAMES_ROOM // max(count, 1) - 4))
+    return max(NAME_FLOOR, min(ECHO_LIMIT, NAMES_ROOM // max(count, 1) - 4))
+
+
+def _names_in_room(names: Sequence[str]) -> list[str]:
+    """`names` quoted and made safe (`echo_names`), in `NAMES_ROOM` as shown: the escapes
+    count ("snake_case" shows "snake\\_case"), which could double a name's length and put a
+    list of 20 past a message's 2,000. Each is cut shorter till they fit (at `NAME_FLOOR`,
+    20 fit whatever their escapes)."""
+    limit = _name_limit(len(names))
+    while True:
+        shown = echo_names(names, limit)
+        over = sum(len(name) + 2 for name in shown) - NAMES_ROOM
+        if over <= 0 or limit == NAME_FLOOR:
+            return shown
+        limit = max(NAME_FLOOR, limit - 1 - over // len(names))
 
 
 def quoted_list(names: Sequence[str]) -> str:
     """“a”, “b” and 3 more: the first `MAX_NAMED` names, quoted and made safe to show (fitted
     together: two long titles alike at both ends stay apart)."""
     shown = names[:MAX_NAMED]
-    return _listed(echo_names(shown, _name_limit(len(shown))), len(names))
+    return _listed(_names_in_room(shown), len(names))
 
 
 def _listed(shown: Sequence[str], count: int) -> str:
-    """“a”, “b” and 3 more, of `count` names whose first `shown` are made safe already."""
+    """“a”, “b” and 3 more, of `count` names whose first `shown` are quoted already."""
     more = f" and {count - len(shown)} more" if count > len(shown) else ""
-    return ", ".join(f"“{name}”" for name in shown) + more
+    return ", ".join(shown) + more
 
 
 def aliases_named(keys: Sequence[str]) -> str:
@@ -607,9 +622,9 @@ def aliases_named(keys: Sequence[str]) -> str:
 def still_pointed_at(term: ServerTerm, dangling: Sequence[ServerTerm]) -> str:
     # The titles fitted together: two long ones alike at both ends would read as one.
     names = [term.title, *(t.title for t in dangling[:MAX_NAMED])]
-    title, *others = echo_names(names, _name_limit(len(names)))
+    title, *others = _names_in_room(names)
     return (
-        f"“{title}” is a related term of {_listed(others, len(dangling))}: take it out of "
+        f"{title} is a related term of {_listed(others, len(dangling))}: take it out of "
         "their related terms first (`/term edit`), so no card points at nothing."
     )
 
@@ -741,7 +756,7 @@ class TermCog(
         view.add_item(RemoveButton(interaction.user.id, found.revision, found.id))
         await reply(
             interaction,
-            f"Remove “{echo_name(found.title)}” from this server's glossary?{back}",
+            f"Remove {echo_quoted(found.title, name=True)} from this server's glossary?{back}",
             view=view,
         )
 
@@ -1169,7 +1184,10 @@ def plan_save(
     refusal.saved = term
     warnings = [p for p in checked.problems if p.severity == "warning"]
     if before == term:  # saved as it opened: nothing to write, nor to log
-        text = f"Nothing changed: **{echo_name(term.title)}** already reads as the form does."
+        text = (
+            f"Nothing changed: **{echo_name(term.title, mid_line=True)}** already reads as the "
+            "form does."
+        )
         return None, problems_text(warnings, text + "\nNote:") if warnings else text
     verb = "Saved" if editing else "Added"
     target = overlay_target(term, bundled)
@@ -1177,12 +1195,13 @@ def plan_save(
     # the form never shows): say where it went. A wording of a bundled entry takes that one's.
     under = f", under **{term.category}**" if not editing and target is None else ""
     text = (
-        f"{verb} **{echo_name(term.title)}** in this server's glossary{under}: "
+        f"{verb} **{echo_name(term.title, mid_line=True)}** in this server's glossary{under}: "
         f"`/define {in_code(term.title)}`."
     )
     if target is not None:  # its card changes for every member: say so
         text += (
-            f" It is this server's wording of **{echo_name(target.title)}**, whose card now leads "
+            f" It is this server's wording of **{echo_name(target.title, mid_line=True)}**, whose "
+            "card now leads "
             "with this text."
         )
     if warnings:
