@@ -166,7 +166,9 @@ class TermVectors:
         return self._read_file()
 
     def _read_file(self) -> dict[bytes, Vectors]:
-        return read_vectors(self.cache_dir, TERM_CACHE_FILE) if self.cache_dir else {}
+        if self.cache_dir is None:
+            return {}
+        return read_vectors(self.cache_dir, TERM_CACHE_FILE, self.encoder.dimensions)
 
     def _save(self, vectors: dict[bytes, Vectors]) -> None:
         if self.cache_dir is None:

@@ -1,0 +1,62 @@
+"""review75 (tests/outsider/PLAN.md, "review75"): an embedding cache file of the right layout
+whose vectors are of another size (another model's, or a damaged file) is ignored, as a damaged
+one is: it made every write of the cache raise ("all input arrays must have the same shape"),
+so `define --data` (an operator's own glossary) ended in a traceback and a server's terms were
+embedded a batch at a time, failing each time. Failed before."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from bot.search.semantic.term_vectors import TERM_CACHE_FILE, TermVectors
+from bot.search.semantic.vectors import CACHE_FILE, KEY_BYTES, embed_entries, read_vectors
+from tests.search.conftest import make_entry
+from tests.search.test_term_vector_cache import HashEncoder
+
+
+def _foreign(folder: Path, name: str, keys: list[bytes], shape: tuple[int, ...]) -> None:
+    """A cache file of `keys` whose vectors have `shape` (HashEncoder's are 4 long)."""
+    array = np.frombuffer(b"".join(keys), np.uint8).reshape(len(keys), KEY_BYTES)
+    np.savez(folder / name, keys=array, vectors=np.ones(shape, np.float16))
+
+
+OTHER_KEYS = [bytes([n]) * KEY_BYTES for n in range(2)]
+
+
+@pytest.mark.parametrize("shape", [(2, 8), (2,), (2, 4, 2)], ids=["wider", "flat", "3d"])
+def test_server_terms_embed_and_save_beside_a_cache_of_another_size(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, shape: tuple[int, ...]
+) -> None:
+    _foreign(tmp_path, TERM_CACHE_FILE, OTHER_KEYS, shape)
+    vectors = TermVectors(HashEncoder(), tmp_path)
+    with caplog.at_level(logging.WARNING):
+        assert vectors.embed(["a server's term", "another of its terms"]) == 2
+        vectors.save()
+    assert "ignoring the unreadable embedding cache" in caplog.text, caplog.text
+    restarted = TermVectors(HashEncoder(), tmp_path)
+    assert restarted.missing(["a server's term", "another of its terms"]) == []
+    assert all(v.shape == (4,) for v in read_vectors(tmp_path, TERM_CACHE_FILE).values())
+
+
+def test_a_cached_vector_of_another_size_under_a_text_s_key_is_embedded_again(
+    tmp_path: Path,
+) -> None:
+    encoder = HashEncoder()
+    vectors = TermVectors(encoder, tmp_path)
+    _foreign(tmp_path, TERM_CACHE_FILE, [vectors.key("a server's term")], (1, 8))
+    assert vectors.missing(["a server's term"]) == ["a server's term"]
+
+
+def test_entries_embed_beside_an_entry_cache_of_another_size(tmp_path: Path) -> None:
+    encoder = HashEncoder()
+    entries = [make_entry("zorb", "Zorb", "A made-up thing for a test of the cache.")]
+    _foreign(tmp_path, CACHE_FILE, OTHER_KEYS, (2, 8))
+    found, _, embedded = embed_entries(entries, encoder, tmp_path)
+    assert found.shape == (1, 4)
+    assert embedded == 1
+    # written in this encoder's size, and read back at the next start
+    assert embed_entries(entries, HashEncoder(), tmp_path)[2] == 0
