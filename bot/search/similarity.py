@@ -173,6 +173,8 @@ def where_named(text: str, names: Sequence[str]) -> tuple[int, int] | None:
     of a long question a card's name matched ("what is <95 letters> kv cahce": "kv cahce"), or
     None where no run is like enough."""
     lowered = text.lower()
+    if len(lowered) != len(text):  # "İ" lowers to two characters: the span would be of another
+        lowered = "".join(low if len(low := ch.lower()) == 1 else ch for ch in text)
     found = [fuzz.partial_ratio_alignment(name.lower(), lowered) for name in names if name]
     best = max((f for f in found if f is not None), key=lambda f: f.score, default=None)
     if best is None or best.score < _NAMED_LIKENESS:

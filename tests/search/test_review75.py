@@ -14,6 +14,7 @@ import pytest
 
 from bot.search.semantic.term_vectors import TERM_CACHE_FILE, TermVectors
 from bot.search.semantic.vectors import CACHE_FILE, KEY_BYTES, embed_entries, read_vectors
+from bot.search.similarity import where_named
 from tests.search.conftest import make_entry
 from tests.search.test_term_vector_cache import HashEncoder
 
@@ -60,3 +61,14 @@ def test_entries_embed_beside_an_entry_cache_of_another_size(tmp_path: Path) -> 
     assert embedded == 1
     # written in this encoder's size, and read back at the next start
     assert embed_entries(entries, HashEncoder(), tmp_path)[2] == 0
+
+
+@pytest.mark.parametrize("before", ["", "İ", "İzmir İstanbul İİİ "])
+def test_where_named_says_where_in_the_text_given(before: str) -> None:
+    """`where_named` (mend74: the part of a long question a footer quotes) found its run in
+    `text.lower()`, which is longer than `text` where "İ" stands (it lowers to "i" and a dot
+    above): the span it gave was of another string, shifted by one a dotted capital I before
+    the name, and the footer quoted what followed the name, or cut it away. Failed before."""
+    text = f"what is {before}" + "a" * 95 + " kv cahce and why is it used so much"
+    start, end = where_named(text, ["KV Cache", "kv cache"]) or (0, 0)
+    assert text[start:end] == "kv cahce", text[start:end]
