@@ -6,12 +6,15 @@ embedded a batch at a time, failing each time. Failed before."""
 
 from __future__ import annotations
 
+import fcntl
 import logging
+import threading
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from bot.search.semantic import term_vectors
 from bot.search.semantic.term_vectors import TERM_CACHE_FILE, TermVectors
 from bot.search.semantic.vectors import CACHE_FILE, KEY_BYTES, embed_entries, read_vectors
 from bot.search.similarity import where_named
@@ -72,3 +75,25 @@ def test_where_named_says_where_in_the_text_given(before: str) -> None:
     text = f"what is {before}" + "a" * 95 + " kv cahce and why is it used so much"
     start, end = where_named(text, ["KV Cache", "kv cache"]) or (0, 0)
     assert text[start:end] == "kv cahce", text[start:end]
+
+
+def test_a_write_waits_for_another_process_s_lock_a_while_not_for_ever(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """product74's lock on the term vectors' file was waited for without end: a holder that
+    never lets go (a paused container sharing the folder, a process stopped mid-write) held
+    `embed` (the one embedding thread: every server's new terms) and the stop's last write
+    (the interpreter waits for it at exit). Past LOCK_WAIT it writes unlocked, as where no lock
+    can be made, and says so. Failed before (still waiting at the bound)."""
+    monkeypatch.setattr(term_vectors, "LOCK_WAIT", 0.0)
+    holder = (tmp_path / f"{TERM_CACHE_FILE}.lock").open("a")
+    fcntl.flock(holder, fcntl.LOCK_EX)  # another open file: another holder, as a process is
+    vectors = TermVectors(HashEncoder(), tmp_path)
+    embedding = threading.Thread(target=vectors.embed, args=(["a server's term"],), daemon=True)
+    with caplog.at_level(logging.WARNING):
+        embedding.start()
+        embedding.join(timeout=60)  # a bound on a hang, not a speed check
+    assert not embedding.is_alive()
+    holder.close()
+    assert "writing the server terms' vectors without it" in caplog.text, caplog.text
+    assert TermVectors(HashEncoder(), tmp_path).missing(["a server's term"]) == []
