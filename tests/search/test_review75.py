@@ -14,6 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from bot.search import similarity
 from bot.search.semantic import term_vectors
 from bot.search.semantic.term_vectors import TERM_CACHE_FILE, TermVectors
 from bot.search.semantic.vectors import CACHE_FILE, KEY_BYTES, embed_entries, read_vectors
@@ -97,3 +98,25 @@ def test_a_write_waits_for_another_process_s_lock_a_while_not_for_ever(
     holder.close()
     assert "writing the server terms' vectors without it" in caplog.text, caplog.text
     assert TermVectors(HashEncoder(), tmp_path).missing(["a server's term"]) == []
+
+
+def test_where_named_aligns_a_bounded_amount_of_a_term_s_names(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A server term may hold thousands of long names (an import file). The footer of its card
+    for a 4,000-character mention aligned every one against the whole text, on the event loop:
+    2,000 names of 100 characters took 2 s (review75). The work is bounded now, the title tried
+    first; counted here, not timed. Failed before (all 2,001 aligned)."""
+    aligned: list[int] = []
+    real = similarity.fuzz.partial_ratio_alignment
+
+    def counted(name: str, text: str, **cutoff: float) -> object:
+        aligned.append(len(name) * len(text))
+        return real(name, text, **cutoff)
+
+    monkeypatch.setattr(similarity.fuzz, "partial_ratio_alignment", counted)
+    text = "what is the zorbquux engien " + "and how does it work " * 190
+    names = ["Zorbquux Engine", *(f"{n:04} " + "qwerty uiop " * 8 for n in range(2000))]
+    start, end = where_named(text, names) or (0, 0)
+    assert "zorbquux engie" in text[start:end], text[start:end]  # the name's length: "engie"
+    assert sum(aligned) <= similarity.WHERE_NAMED_WORK, (len(aligned), sum(aligned))
