@@ -486,13 +486,20 @@ def entry_of(local: LocalGlossary, entry_id: str) -> Entry | None:
 TERMS_UNREAD = "I could not read this server's terms just now. Please try again in a moment."
 
 
-async def _gone(interaction: Interaction, entry_id: str) -> None:
-    # A server read again (let go from memory, idle, a restart) answers with the bundled glossary
-    # until its terms are indexed: one of its own terms is not gone, only not read yet.
+def gone_said(interaction: Interaction, entry_id: str, kind: str = "entry") -> str:
+    """Why a button's or menu's entry (`entry_of` found none) opens nothing: gone from the
+    glossary or from the server's, or the server's terms not read yet. A server read again (let
+    go from memory, idle, a restart) answers with the bundled glossary until its terms are
+    indexed: one of its own terms is not gone, only not read yet."""
     state = interaction.client.state
-    known = state.servers.knows(interaction.guild_id or DM_SCOPE)
+    if not state.servers.knows(interaction.guild_id or DM_SCOPE):
+        return TERMS_UNREAD
     where = "the glossary" if entry_id in state.bundled_ids else "this server's glossary"
-    text = f"That entry is no longer in {where}." if known else TERMS_UNREAD
+    return f"That {kind} is no longer in {where}."
+
+
+async def _gone(interaction: Interaction, entry_id: str) -> None:
+    text = gone_said(interaction, entry_id)
     await interaction.response.send_message(text, ephemeral=True, allowed_mentions=NO_MENTIONS)
 
 

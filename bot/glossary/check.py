@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from collections.abc import Collection
 from urllib.parse import urlparse
 
@@ -190,8 +192,9 @@ def _with_userinfo(url: str) -> bool:
     the "@" ("https://docs.example.org@evil.example/" opens evil.example), a phishing shape."""
     try:
         return "@" in urlparse(url).netloc
-    except ValueError:
-        return False
+    except ValueError:  # a bracket left open, "＠" (NFKC's "@"): the authority read as a browser
+        authority = re.split(r"[/?#\\]", url.partition("//")[2], maxsplit=1)[0]
+        return "@" in unicodedata.normalize("NFKC", authority)
 
 
 def is_web_url(url: str) -> bool:

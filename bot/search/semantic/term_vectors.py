@@ -39,6 +39,11 @@ EMBED_BATCH = 16  # texts per call: a server's edit waits at most this much of a
 # MIN_KEPT): written after each batch, an import of 2,000 terms wrote it 250 times (9 GB, a
 # second of disk each time against a batch's two or three seconds of embedding).
 SAVE_EVERY = 30.0
+# Seconds a write waits for another process's lock on the cache file (a write takes a second or
+# two): a holder that never lets go (a paused container, a process stopped mid-write) held this
+# process's embedding, every server's, and its exit (review75). Past it, written unlocked.
+LOCK_WAIT = 30.0
+LOCK_POLL = 0.05
 
 
 class TermVectors:
@@ -166,7 +171,9 @@ class TermVectors:
         return self._read_file()
 
     def _read_file(self) -> dict[bytes, Vectors]:
-        return read_vectors(self.cache_dir, TERM_CACHE_FILE) if self.cache_dir else {}
+        if self.cache_dir is None:
+            return {}
+        return read_vectors(self.cache_dir, TERM_CACHE_FILE, self.encoder.dimensions)
 
     def _save(self, vectors: dict[bytes, Vectors]) -> None:
         if self.cache_dir is None:
@@ -207,6 +214,21 @@ def _writing(cache_dir: Path) -> Iterator[None]:
         yield
         return
     with lock:
-        with contextlib.suppress(OSError):
-            fcntl.flock(lock, fcntl.LOCK_EX)
+        deadline = time.monotonic() + LOCK_WAIT
+        while True:
+            try:
+                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                if time.monotonic() < deadline:
+                    time.sleep(LOCK_POLL)
+                    continue
+                log.warning(
+                    "another process has held %s for %.0f s: writing the server terms' vectors "
+                    "without it",
+                    lock.name,
+                    LOCK_WAIT,
+                )
+            except OSError:
+                pass  # a file system without locks: unlocked, as before
+            break
         yield  # closing the file lets the lock go

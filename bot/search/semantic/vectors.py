@@ -77,7 +77,11 @@ def embed_entries(
             texts.append(text)
             owners.append(position)
     keys = [text_key(encoder.fingerprint, t) for t in texts]
-    cached = {**read_vectors(SEED_DIR), **(read_vectors(cache_dir) if cache_dir else {})}
+    size = encoder.dimensions
+    cached = {
+        **read_vectors(SEED_DIR, dimensions=size),
+        **(read_vectors(cache_dir, dimensions=size) if cache_dir else {}),
+    }
     missing = [i for i, k in enumerate(keys) if k not in cached]
     vectors = np.zeros((len(texts), encoder.dimensions), dtype=np.float32)
     for i, key in enumerate(keys):
@@ -100,8 +104,12 @@ def text_key(fingerprint: str, text: str) -> bytes:
     return hashlib.sha256(fingerprint.encode() + text.encode("utf-8")).digest()[:KEY_BYTES]
 
 
-def read_vectors(cache_dir: Path, name: str = CACHE_FILE) -> dict[bytes, Vectors]:
-    """Vectors by key from a cache file; {} (and a warning) when it is missing or unreadable."""
+def read_vectors(
+    cache_dir: Path, name: str = CACHE_FILE, dimensions: int | None = None
+) -> dict[bytes, Vectors]:
+    """Vectors by key from a cache file; {} (and a warning) when it is missing or unreadable,
+    or its vectors are not `dimensions` long (another model's: mixed with this one's, every
+    write of the cache failed, review75)."""
     path = cache_dir / name
     try:
         if not path.is_file():
@@ -110,6 +118,8 @@ def read_vectors(cache_dir: Path, name: str = CACHE_FILE) -> dict[bytes, Vectors
             keys, vectors = data["keys"], data["vectors"].astype(np.float32)
         if keys.ndim != 2 or keys.shape[1] != KEY_BYTES or len(keys) != len(vectors):
             raise ValueError("not this version's layout")
+        if vectors.ndim != 2 or dimensions not in (None, vectors.shape[1]):
+            raise ValueError("not this model's vectors")
     except OSError as exc:
         log.warning("ignoring the unreadable embedding cache %s (%s): re-embedding", path, exc)
         return {}
@@ -117,7 +127,7 @@ def read_vectors(cache_dir: Path, name: str = CACHE_FILE) -> dict[bytes, Vectors
     # (e.g. to load it "unsafely" with allow_pickle) are no advice for a damaged cache.
     except (ValueError, KeyError, EOFError, TypeError, zipfile.BadZipFile):
         log.warning(
-            "ignoring the unreadable embedding cache %s (damaged, or not an embedding cache): "
+            "ignoring the unreadable embedding cache %s (damaged, or not this model's cache): "
             "re-embedding",
             path,
         )
