@@ -1,0 +1,69 @@
+"""outsider75 (tests/outsider/PLAN.md, "outsider75"): what a member and a moderator met driving the
+bot through the fake Discord as a self-hoster runs it (README's set-up in a new clone)."""
+
+from __future__ import annotations
+
+from bot.discord_app.app import GlossaryBot
+from bot.storage import Store
+from tests.discord_app.helpers import define, fields, is_ephemeral
+
+from .conftest import Scene
+
+MISSES = "Searches that found nothing"
+
+
+async def _stats(scene: Scene) -> dict[str, str]:
+    handle = await scene.fake.slash(scene.moderator, "stats", {}, channel=scene.channel)
+    message = await handle.final_message()
+    assert is_ephemeral(message)
+    return fields(message)
+
+
+async def _term_add(scene: Scene, title: str, definition: str) -> str:
+    opened = await scene.fake.slash(
+        scene.moderator, "term add", {"category": "Fundamentals"}, channel=scene.channel
+    )
+    assert (await opened.response())["type"] == 9
+    values = {"title": title, "definition": definition}
+    said = await (await scene.fake.submit_modal(scene.moderator, opened, values)).final_message()
+    return str(said["content"])
+
+
+async def test_a_miss_a_new_term_answers_leaves_the_missed_searches(
+    scene: Scene, bot: GlossaryBot, store: Store
+) -> None:
+    """outsider75: a member's "blorptastic frobnicator" found nothing; a moderator added the
+    term (here by `/term add`; a suggestion accepted is the same write). `/stats` still listed
+    it under "Searches that found nothing", where an alias made of a miss takes it off the list
+    ("None. 🎉", test_stats). A miss that opens a card now is no gap to fill: it is left out,
+    and a miss still unanswered stays."""
+    fake = scene.fake
+    for typed in ("blorptastic frobnicator", "qwzx vorple"):
+        _, missed = await define(fake, scene.alice, typed, scene.channel)
+        assert missed["content"].startswith(f"No entry for “{typed}”"), missed
+    assert fields_of_misses(await _stats(scene)) == {"blorptastic frobnicator", "qwzx vorple"}
+
+    said = await _term_add(scene, "Blorptastic Frobnicator", "Our infra team's blorper.")
+    assert said.startswith("Added **Blorptastic Frobnicator**"), said
+    _, card = await define(fake, scene.alice, "blorptastic frobnicator", scene.channel)
+    assert card["embeds"][0]["title"] == "Blorptastic Frobnicator", card
+
+    assert fields_of_misses(await _stats(scene)) == {"qwzx vorple"}
+
+
+def fields_of_misses(shown: dict[str, str]) -> set[str]:
+    """The missed searches a /stats field lists, by their text."""
+    return {line.split("”")[0].lstrip("“") for line in shown[MISSES].splitlines()}
+
+
+async def test_about_says_how_a_member_asks_for_a_missing_term(
+    scene: Scene, bot: GlossaryBot
+) -> None:
+    """outsider75: `/glossary about`'s field "Missing a term?" began "Missing a term?" again,
+    and named only the moderators' `/alias add`: a member reading it was not told of
+    `/suggest` (or **Suggest it** under a "No entry"), their own way to ask."""
+    handle = await scene.fake.slash(scene.alice, "glossary about", channel=scene.channel)
+    hint = fields(await handle.final_message())["Missing a term?"]
+    assert not hint.startswith("Missing a term?"), hint
+    assert "/suggest" in hint, hint
+    assert "/alias add" in hint, hint
