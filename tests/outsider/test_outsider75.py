@@ -67,3 +67,37 @@ async def test_about_says_how_a_member_asks_for_a_missing_term(
     assert not hint.startswith("Missing a term?"), hint
     assert "/suggest" in hint, hint
     assert "/alias add" in hint, hint
+
+
+def _terms_file(count: int, definition: bool = True) -> str:
+    said = 'definition = "One of our widgets."\n' if definition else ""
+    return "\n".join(
+        f'[[entries]]\ntitle = "Quxwidget {n}"\ncategory = "Fundamentals"\n{said}'
+        for n in range(count)
+    )
+
+
+async def _import(scene: Scene, text: str) -> str:
+    handle = await scene.fake.slash(
+        scene.moderator,
+        "term import",
+        {"file": scene.fake.add_attachment("widgets.toml", text)},
+        channel=scene.channel,
+    )
+    return str((await handle.final_message())["content"])
+
+
+async def test_an_import_s_answer_counts_past_a_thousand_as_its_head_does(
+    scene: Scene, bot: GlossaryBot
+) -> None:
+    """outsider75: a `/term import` of 1,500 terms answered "Imported: 1,500 added" and then
+    "Added: … and 1485 more": the same answer's counts in two ways. Likewise its problems', and
+    `/stats`' "1501 own terms"."""
+    said = await _import(scene, _terms_file(1_020, definition=False))
+    assert said.startswith("Nothing was imported: 1,020 problems in the file."), said[:200]
+    assert said.endswith(" and 1,005 more."), said[-200:]
+    said = await _import(scene, _terms_file(1_020))
+    assert said.startswith("Imported: 1,020 added, 0 changed, 0 removed."), said[:200]
+    assert " and 1,005 more" in said, said
+    glossary = (await _stats(scene))["This server's glossary"]
+    assert glossary.startswith("1,020 own terms"), glossary

@@ -35,6 +35,7 @@ from bot.discord_app.state import BotState
 from bot.glossary.letters import MARKER, fit
 from bot.search import SearchResult
 from bot.search.local import LocalGlossary
+from bot.sizes import said_count
 from bot.storage import PERIODS, Miss, Period, StorageError, period_start
 
 if TYPE_CHECKING:
@@ -263,7 +264,7 @@ class StatsCog(ServerOnly, commands.Cog):
         ):
             embed.add_field(name=name, value=_listed(lines, empty), inline=False)
         terms = len(local.terms)
-        own = f"{terms} own term{'s' if terms != 1 else ''}" if known else "own terms not read yet"
+        own = said_count(terms, "own term") if known else "own terms not read yet"
         if waiting:
             more = "+" if len(waiting) >= limits.SELECT_OPTIONS else ""
             own += (
