@@ -101,3 +101,26 @@ async def test_an_import_s_answer_counts_past_a_thousand_as_its_head_does(
     assert " and 1,005 more" in said, said
     glossary = (await _stats(scene))["This server's glossary"]
     assert glossary.startswith("1,020 own terms"), glossary
+
+
+async def test_stats_name_its_rolling_periods_as_what_they_count(
+    scene: Scene, bot: GlossaryBot
+) -> None:
+    """outsider75: `/stats period:day` at 16:49 UTC was titled "Glossary lookups, today", its
+    chart from 20:00 the day before: the periods are rolling windows (a server's time zone is
+    unknown to the bot), and `glossary-bot stats` says "the last day". The titles now say so."""
+    titles = {}
+    for period in ("day", "week", "month", "all"):
+        handle = await scene.fake.slash(
+            scene.moderator, "stats", {"period": period}, channel=scene.channel
+        )
+        titles[period] = (await handle.final_message())["embeds"][0]["title"]
+    handle = await scene.fake.slash(scene.moderator, "stats", {}, channel=scene.channel)
+    titles["default"] = (await handle.final_message())["embeds"][0]["title"]
+    assert titles == {
+        "day": "Glossary lookups, the last 24 hours",
+        "week": "Glossary lookups, the last 7 days",
+        "month": "Glossary lookups, the last 30 days",
+        "all": "Glossary lookups, all time",
+        "default": "Glossary lookups, the last 7 days",
+    }

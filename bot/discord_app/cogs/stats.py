@@ -47,7 +47,14 @@ TOP = 10
 NOTHING_PICKED = "Pick a missed search from the menu to add it as an alias."
 NOT_ALLOWED = "You can't add aliases here: that takes the right to use `/alias` in this channel."
 CHART_FILE = "lookups.png"
-PERIOD_LABELS = {"day": "today", "week": "this week", "month": "this month", "all": "all time"}
+# Rolling windows (`period_start`: a server's time zone is unknown to the bot), said as such:
+# "today" over a chart from yesterday's 20:00 read as a calendar day.
+PERIOD_LABELS = {
+    "day": "the last 24 hours",
+    "week": "the last 7 days",
+    "month": "the last 30 days",
+    "all": "all time",
+}
 # An option's value holds 100 characters, a miss up to 100 and its entry's id too. One that
 # does not fit whole is sent as "~<digest> <entry id> <the miss's first words>": picked, the
 # stored misses holding those words are read and the one with that digest is added. Entry ids
@@ -198,7 +205,7 @@ class StatsCog(ServerOnly, commands.Cog):
     @app_commands.command(
         name="stats", description="Most looked-up terms and missed searches (moderators)"
     )
-    @app_commands.describe(period="How far back to count (default: this week)")
+    @app_commands.describe(period="How far back to count (default: week, the last 7 days)")
     @app_commands.default_permissions(manage_guild=True)
     @app_commands.allowed_contexts(guilds=True, dms=False, private_channels=False)
     @app_commands.allowed_installs(guilds=True, users=False)
