@@ -166,9 +166,12 @@ def _why_none(folder: Path) -> str:
             f"its folder {folder} does not exist: HEARTBEAT_PATH must be in one the bot can write"
         )
     if not os.access(folder, os.W_OK | os.X_OK):
+        # Most often the volume's folder itself (a host folder mounted on /data that the
+        # image's user does not own), which the database needs too: both ways out are said.
         return (
-            f"its folder {folder} is not writable by this user: HEARTBEAT_PATH must be in one "
-            "the bot can write"
+            f"its folder {folder} is not writable by this user (uid {os.getuid()}): give the "
+            "folder to that user (a host folder mounted there: chown it on the host), or set "
+            "HEARTBEAT_PATH in one it can write"
         )
     if deleted_folder(folder):
         return (

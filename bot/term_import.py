@@ -169,7 +169,7 @@ def describe(
         lines = [f"Nothing was imported: {len(errors):,} problem{_s(errors)} in the file."]
         lines += [f"• {problem(p)}" for p in errors[:limit]]
         if len(errors) > limit:
-            lines.append(f"… and {len(errors) - limit} more.")
+            lines.append(f"… and {len(errors) - limit:,} more.")
         return "\n".join(lines)
     diff = outcome.diff
     replaced = _replaced(diff)
@@ -236,7 +236,7 @@ def _named(label: str, names: Sequence[str], limit: int, one_a_line: bool) -> li
 
 def _listed(names: Sequence[str], limit: int) -> str:
     shown = ", ".join(names[:limit])
-    return shown + (f" and {len(names) - limit} more" if len(names) > limit else "")
+    return shown + (f" and {len(names) - limit:,} more" if len(names) > limit else "")
 
 
 def _s(items: Sequence[object]) -> str:

@@ -145,7 +145,7 @@ def _without_echoes(problems: list[Problem], sources: Sequence[SourceData]) -> l
         shown = ", ".join(
             f"{_quoted(p)} ({p.file}{f':{p.line}' if p.line else ''})" for p in absent[:5]
         )
-        more = f" … and {len(absent) - 5} more" if len(absent) > 5 else ""
+        more = f" … and {len(absent) - 5:,} more" if len(absent) > 5 else ""
         s_ = "s name" if len(absent) > 1 else " names"
         notes.append(
             Problem(

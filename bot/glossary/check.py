@@ -89,7 +89,7 @@ CARD_RELATED = limits.RELATED_BUTTONS + limits.SELECT_OPTIONS
 def _unoffered(related: tuple[str, ...]) -> str:
     left = related[CARD_RELATED:]
     named = ", ".join(repr(r) for r in left[:5]) + (
-        f" and {len(left) - 5} more" if len(left) > 5 else ""
+        f" and {len(left) - 5:,} more" if len(left) > 5 else ""
     )
     return (
         f"{len(related)} related ids: a card offers the first {CARD_RELATED} ("

@@ -470,7 +470,7 @@ def left_out_line(
         return None
     pairs = [f"{name(t.title)}: {', '.join(gone[t.id])}" for t in terms if t.id in gone]
     listed = "; ".join(pairs[:shown]) + (
-        f"; and {len(pairs) - shown} more" if len(pairs) > shown else ""
+        f"; and {len(pairs) - shown:,} more" if len(pairs) > shown else ""
     )
     ids = sum(len(ids) for ids in gone.values())
     which = "that term" if len(gone) == 1 else f"those {len(gone):,} terms"

@@ -169,7 +169,7 @@ class GlossaryError(ReportedError):
             super().__init__(f"1 problem in the glossary data: {errors[0]}")
             return
         shown = "\n".join(str(p) for p in errors[:20])
-        more = f"\n... and {len(errors) - 20} more" if len(errors) > 20 else ""
+        more = f"\n... and {len(errors) - 20:,} more" if len(errors) > 20 else ""
         super().__init__(f"{len(errors):,} problem(s) in the glossary data:\n{shown}{more}")
 
 

@@ -33,7 +33,7 @@ async def test_stats_count_lookups_made_a_moment_ago(
 
     message = await stats(scene)  # nothing flushed yet: the store's flusher runs each second
     embed = embed_of(message)
-    assert embed["title"] == "Glossary lookups, this week"
+    assert embed["title"] == "Glossary lookups, the last 7 days"
     assert embed["description"] == "**4** lookups"
     shown = fields(message)
     assert shown["Most looked up"] == "1. KV Cache: 3\n2. Retrieval-Augmented Generation (RAG): 1"

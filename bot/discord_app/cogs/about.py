@@ -20,10 +20,12 @@ if TYPE_CHECKING:
 
     Interaction = discord.Interaction[GlossaryBot]
 
+# The field is named "Missing a term?": its text is what to do, for a member first.
 REPORT_HINT = (
-    "Missing a term? A moderator can teach this server its own words with `/alias add`, and "
-    "searches that found nothing show up in `/stats`. To add a term for everyone, "
-    "open an issue or edit the glossary's `data/` files and run `glossary-bot check`."
+    "In a server, ask for it with `/suggest` (or **Suggest it** under a “No entry”): its "
+    "moderators add terms with `/term add`, teach it their own words with `/alias add`, and see "
+    "searches that found nothing in `/stats`. To add a term for everyone, open an issue or "
+    "edit the glossary's `data/` files and run `glossary-bot check`."
 )
 
 

@@ -33,7 +33,9 @@ from bot.discord_app.items import Restorable, options_of
 from bot.discord_app.replies import echo_quoted
 from bot.discord_app.state import BotState
 from bot.glossary.letters import MARKER, fit
+from bot.search import SearchResult
 from bot.search.local import LocalGlossary
+from bot.sizes import said_count
 from bot.storage import PERIODS, Miss, Period, StorageError, period_start
 
 if TYPE_CHECKING:
@@ -45,7 +47,14 @@ TOP = 10
 NOTHING_PICKED = "Pick a missed search from the menu to add it as an alias."
 NOT_ALLOWED = "You can't add aliases here: that takes the right to use `/alias` in this channel."
 CHART_FILE = "lookups.png"
-PERIOD_LABELS = {"day": "today", "week": "this week", "month": "this month", "all": "all time"}
+# Rolling windows (`period_start`: a server's time zone is unknown to the bot), said as such:
+# "today" over a chart from yesterday's 20:00 read as a calendar day.
+PERIOD_LABELS = {
+    "day": "the last 24 hours",
+    "week": "the last 7 days",
+    "month": "the last 30 days",
+    "all": "all time",
+}
 # An option's value holds 100 characters, a miss up to 100 and its entry's id too. One that
 # does not fit whole is sent as "~<digest> <entry id> <the miss's first words>": picked, the
 # stored misses holding those words are read and the one with that digest is added. Entry ids
@@ -196,7 +205,7 @@ class StatsCog(ServerOnly, commands.Cog):
     @app_commands.command(
         name="stats", description="Most looked-up terms and missed searches (moderators)"
     )
-    @app_commands.describe(period="How far back to count (default: this week)")
+    @app_commands.describe(period="How far back to count (default: week, the last 7 days)")
     @app_commands.default_permissions(manage_guild=True)
     @app_commands.allowed_contexts(guilds=True, dms=False, private_channels=False)
     @app_commands.allowed_installs(guilds=True, users=False)
@@ -247,14 +256,24 @@ class StatsCog(ServerOnly, commands.Cog):
             _lookups_chart, hours, named, since=since, now=now, title=f"{embed.title}: {total:,}"
         )
         embed.set_image(url=f"attachment://{CHART_FILE}")
-        miss_lines = [f"{echo_quoted(m.query)}: {m.count:,}×" for m in misses[:TOP]]
+        # Each miss as search reads it now, and the alias the menu may offer for it. One that
+        # opens a card now and can be no alias of it, being its name (a term added since, a
+        # suggestion accepted), is no gap left: off the list, as an alias made of a miss
+        # clears it. One search now places but by no name of its own stays, offered as one.
+        listed = []
+        for miss in misses:
+            guess = local.index.search(miss.query, local.aliases)
+            option = self._miss_option(local, miss, guess)
+            if guess.entry is None or option is not None:
+                listed.append((miss, option))
+        miss_lines = [f"{echo_quoted(m.query)}: {m.count:,}×" for m, _ in listed[:TOP]]
         for name, lines, empty in (
             ("Most looked up", top_lines, "Nothing yet."),
             ("Searches that found nothing", miss_lines, "None. 🎉"),
         ):
             embed.add_field(name=name, value=_listed(lines, empty), inline=False)
         terms = len(local.terms)
-        own = f"{terms} own term{'s' if terms != 1 else ''}" if known else "own terms not read yet"
+        own = said_count(terms, "own term") if known else "own terms not read yet"
         if waiting:
             more = "+" if len(waiting) >= limits.SELECT_OPTIONS else ""
             own += (
@@ -262,7 +281,7 @@ class StatsCog(ServerOnly, commands.Cog):
             )
             own += " (`/term review`)"
         embed.add_field(name="This server's glossary", value=own, inline=False)
-        options = [o for o in (self._miss_option(local, m) for m in misses) if o is not None]
+        options = [option for _, option in listed if option is not None]
         view = None
         if options:
             view = discord.ui.View(timeout=None)
@@ -279,10 +298,11 @@ class StatsCog(ServerOnly, commands.Cog):
             **kwargs,
         )
 
-    def _miss_option(self, local: LocalGlossary, miss: Miss) -> discord.SelectOption | None:
-        """A missed search and the term it probably meant, as a menu option (None: no guess, or
-        an alias `/alias add` would refuse: a name since the miss, say, after an upgrade)."""
-        guess = local.index.search(miss.query)
+    def _miss_option(
+        self, local: LocalGlossary, miss: Miss, guess: SearchResult
+    ) -> discord.SelectOption | None:
+        """A missed search and the term it probably meant (`guess`: its search now), as a menu
+        option (None: no guess, or an alias `/alias add` would refuse: a name since the miss)."""
         glossary = local.glossary
         target = guess.entry or (
             glossary.get(guess.suggestions[0].id) if guess.suggestions else None

@@ -570,7 +570,8 @@ def _within(report: str, size: int) -> bytes:
     while kept < len(lines) and used + len(lines[kept].encode("utf-8")) + 1 <= room:
         used += len(lines[kept].encode("utf-8")) + 1
         kept += 1
-    rest = f"… and {len(lines) - kept} more (the rest of the report is past Discord's upload size)."
+    past = "the rest of the report is past Discord's upload size"
+    rest = f"… and {len(lines) - kept:,} more ({past})."
     return "\n".join([*lines[:kept], rest]).encode("utf-8")
 
 
@@ -610,7 +611,7 @@ def quoted_list(names: Sequence[str]) -> str:
 
 def _listed(shown: Sequence[str], count: int) -> str:
     """“a”, “b” and 3 more, of `count` names whose first `shown` are quoted already."""
-    more = f" and {count - len(shown)} more" if count > len(shown) else ""
+    more = f" and {count - len(shown):,} more" if count > len(shown) else ""
     return ", ".join(shown) + more
 
 

@@ -123,6 +123,7 @@ class SqliteBackend(Backend):
         self._unattached = False
         self._looking = asyncio.Lock()
         self._locked_files: list[int] = []  # the run lock's, closed after the connections
+        self._holder: str | None = None  # who runs on the file (`claim_shards`)
 
     @classmethod
     async def open(
@@ -174,6 +175,7 @@ class SqliteBackend(Backend):
     ) -> contextlib.AbstractAsyncContextManager[None]:
         """A file has one bot: the whole of it, whatever its shards (held by a file lock,
         never lost while the process runs: `turned` is never told)."""
+        self._holder = holder  # named again in a lock file made again (`relock_itself`)
         return one_bot_per_file(
             self.location, holder=holder, wait=wait, close_later=self._locked_files
         )
@@ -480,7 +482,7 @@ class SqliteBackend(Backend):
         self._swapped = None  # another file: its logs are new
         self._note_files()
         if self._locked_files:  # the run lock moves to the file now at the path
-            relock_itself(self.location, self._locked_files)
+            relock_itself(self.location, self._locked_files, self._holder)
         # One line for what happened; nothing the bot had not yet written is lost either way.
         if self._lost.ended():  # the loss was said: this ends it
             # A folder put back empty gets a new database: "again" alone reads as the old one.

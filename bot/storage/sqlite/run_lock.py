@@ -82,6 +82,7 @@ async def one_bot_per_file(
     finally:
         for fd in held:
             _lock_itself(fd, fcntl.F_UNLCK)
+            fcntl.flock(fd, fcntl.LOCK_UN)  # a lock file `relock_itself` made again
         if itself is not None:  # opened, never locked
             held.append(itself)
         if close_later is None:
@@ -112,12 +113,14 @@ def bot_running_on(database: str) -> str | None:
         os.close(itself)  # lets go of the lock on the file's byte
 
 
-def relock_itself(database: str, held: list[int]) -> None:
+def relock_itself(database: str, held: list[int], holder: str | None = None) -> None:
     """The file at `database` replaced the one whose descriptors `held` keeps locked (a restored
     backup, a new file where one was deleted): lock the new one instead, and close the old
     one's, or its space is freed only when the bot stops. (Closing a descriptor of the old file
     lets go of no lock SQLite needs: its connections to it are closed.) A new file another bot
-    holds (a hard link to its file) is said, not refused: this bot writes to it already."""
+    holds (a hard link to its file) is said, not refused: this bot writes to it already.
+    A folder deleted and made again took the lock file beside the file with it: made again
+    (kept in `held`), naming `holder`, so a bot or command refused names this bot."""
     itself = _open_itself(database)
     if itself is not None and not _lock_itself(itself, fcntl.F_WRLCK):
         log.warning(
@@ -125,9 +128,35 @@ def relock_itself(database: str, held: list[int]) -> None:
             database,
             BY_ANOTHER_NAME,
         )
-    replaced, held[:] = list(held), [itself] if itself is not None else []
+    path = lock_path(database)
+    kept = [fd for fd in held if _still_at(fd, path)]  # the lock file made again before
+    if not kept and holder is not None:
+        again = _lock_file_again(path, holder)
+        kept = [again] if again is not None else []
+    replaced = [fd for fd in held if fd not in kept]
+    held[:] = ([itself] if itself is not None else []) + kept
     for fd in replaced:
         os.close(fd)
+
+
+def _lock_file_again(path: str, holder: str) -> int | None:
+    """The lock file at `path` (made where it is gone) locked and naming `holder`; None where
+    another holds it (the bot's own, still there: nothing is gone) or it cannot be made."""
+    try:
+        fd, _ = _open_lock_file(path)
+    except OSError:
+        return None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        return None
+    try:
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, holder.encode(), 0)
+    except OSError as exc:  # a full disk: the lock holds all the same, unnamed
+        log.debug("cannot name the holder in %s: %s", path, exc)
+    return fd
 
 
 def _open_itself(database: str) -> int | None:
