@@ -39,8 +39,6 @@ STILL_FAILING = {
     # "ode sampler" reads as a kind of sampler (Scheduler offered first)
     "what is an ode sampler",
     "what is an sde sampler",
-    # "pos" for "positional" is no name the glossary has: fuzzy, offered first
-    "what is pos encoding",
     # a misspelling one letter from a name is offered, not carded
     "what is lamma",
     # an acronym's plural ending in "us": the other number of a key ending "us" is never read
