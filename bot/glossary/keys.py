@@ -73,11 +73,6 @@ def normalize_many(texts: list[str]) -> list[str]:
     return result
 
 
-# A key this short ending in "us" is a three-letter acronym's plural ("tpus"), not a Latin
-# singular ("corpus", "status", "virus"), whose "s" stays (task names75)
-ACRONYM_PLURAL = 4
-
-
 def plural_variants(key: str) -> list[str]:
     """Other number forms of a compact key's last word: caches -> cache, query -> queries."""
     forms: list[str] = []
@@ -87,8 +82,7 @@ def plural_variants(key: str) -> list[str]:
         forms.append(key[:-3] + "y")
     if key.endswith("es"):
         forms.append(key[:-2])
-    latin = key.endswith("us") and len(key) > ACRONYM_PLURAL  # "corpus"; "tpus" is no Latin
-    if key.endswith("s") and not key.endswith(("ss", "is")) and not latin:
+    if key.endswith("s") and not key.endswith(("ss", "us", "is")):
         forms.append(key[:-1])
     if key.endswith("y") and key[-2:-1] not in ("a", "e", "o", "u"):
         forms.append(key[:-1] + "ies")
