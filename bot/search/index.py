@@ -83,6 +83,7 @@ from bot.search.names import (
     TIER,
     NameKind,
     NameTable,
+    entry_names,
     written_as_acronym,
 )
 from bot.search.query import (
@@ -195,6 +196,9 @@ SETTING_BEHIND = 0.1
 # Enum members looked up once: attribute access on an Enum class is slow in hot loops.
 _PART = NameKind.PART
 _PART_SCORE = SCORE[NameKind.PART]
+# A one-word alias of at most this share of its title's letters is a clipping ("temp",
+# "ckpt"), read by the meaning as the title (`SearchIndex._chat_names_spelled`)
+CLIPPED_SHARE = 0.5
 _ID_TIER = TIER[NameKind.ID]
 # How a comparison's side is found when it is a name written out, not a typo or a description.
 _WRITTEN_OUT = frozenset({"exact", "id", "server-alias", "alias", "acronym", "expansion", "plural"})
@@ -777,6 +781,37 @@ class SearchIndex:
             normalized = re.sub(rf"(?<!\w){re.escape(word)}(?!\w)", title, normalized)
         return normalized
 
+    def _chat_names_spelled(self, normalized: str, names_in: NamesIn, subject: int) -> str:
+        """`normalized` with the question's subject, where it is written in a chat form, spelled
+        out for the meaning to read: run together ("kvcache") as the glossary spaces it ("kv
+        cache") where no name of the entry is written so, clipped ("temp", "ckpt": an alias of
+        at most `CLIPPED_SHARE` of its title's letters) as the title. The encoder reads "temp"
+        as a temporary thing, not the sampling setting; a name in passing stays as written, as
+        loud to the meaning as its writer made it (task names75)."""
+        spelled: list[tuple[int, int, str]] = []
+        for found in names_in(normalized):
+            if found.entry != subject:
+                continue
+            surface = normalized[found.start : found.end]
+            if " " in surface:
+                continue
+            key = compact(surface)
+            entry = self.entries[found.entry]
+            forms = [(name, kind) for name, kind in entry_names(entry) if compact(name) == key]
+            if not forms:
+                continue
+            spaced = [normalize(name) for name, _ in forms if " " in normalize(name)]
+            if len(spaced) == len(forms):
+                spelled.append((found.start, found.end, spaced[0]))
+                continue
+            clipped = all(k == NameKind.ALIAS and not written_as_acronym(n) for n, k in forms)
+            title = normalize(entry.title)
+            if clipped and _clipping(key, title):
+                spelled.append((found.start, found.end, title))
+        for start, end, text in reversed(spelled):
+            normalized = f"{normalized[:start]}{text}{normalized[end:]}"
+        return normalized
+
     def _without_speaker(self, query: str, overlay: Aliases, fixed: Sequence[Typo]) -> str | None:
         """The `normalize`d text the meaning reads without the speaker's opening ("accountant
         here, what ...": `without_speaker`; an opening that writes a name, this server's aliases
@@ -898,6 +933,8 @@ class SearchIndex:
                 *([slip] if slip is not None else []),
             ]
             meant = self._typos_fixed(meant, fixed)
+            if subject is not None:  # "what temp should i use": "what temperature ..."
+                meant = self._chat_names_spelled(meant, names_in, subject[0])
             unframed = without_framing(meant)  # "our soccer parents asked which ...": who asks
             unframed = None if reading.described else unframed
             asked_alone = clauses[1] if clauses and _clause_read_alone(clauses[1]) else None
@@ -2501,6 +2538,17 @@ class SearchIndex:
 
 
 _POINTS_BACK = re.compile(r"\b(?:it|them)\b", re.IGNORECASE)
+
+
+def _clipping(key: str, title: str) -> bool:
+    """Is `key` (compact) a clipping of `title` (normalised): its letters in order from the
+    title's first ("temp", "ckpt", "o11y" no: a digit), at most `CLIPPED_SHARE` of them, and
+    no word of it ("attention" of "attention mechanism" is its head, which the meaning reads)?"""
+    letters = compact(title)
+    if not key.isalpha() or key[:1] != letters[:1] or key in title.split():
+        return False
+    rest = iter(letters)
+    return len(key) <= CLIPPED_SHARE * len(letters) and all(c in rest for c in key)
 
 
 def _without_names(clause: str, found: Sequence[Found]) -> str:
