@@ -1,7 +1,51 @@
 """product75 (tests/outsider/PLAN.md, "product75"): the parts of its items tested without
-Discord: one reading of a server's names."""
+Discord: a gone card's words when the database does not answer, one reading of a server's
+names."""
 
 from __future__ import annotations
+
+import asyncio
+from typing import Any, cast
+
+from bot.discord_app.state import BotState
+from bot.glossary import Glossary
+from bot.storage import StorageUnavailable, Store
+
+
+class _Log:
+    """A store whose term log read fails, or never ends."""
+
+    on_writable_turned: Any = None
+
+    def __init__(self, fails: bool) -> None:
+        self.fails = fails
+        self.asked = 0
+
+    async def ever_a_term(self, scope: int, term_id: str) -> bool:
+        self.asked += 1
+        if self.fails:
+            raise StorageUnavailable("the database is down")
+        await asyncio.Event().wait()
+        return True
+
+
+async def test_a_gone_card_is_said_gone_while_the_term_log_cannot_be_read(
+    glossary: Glossary,
+) -> None:
+    """A button to a card gone, pressed while the database fails or hangs: the answer is not
+    held past a quarter of the read timeout, and says "this server's glossary" (the log could
+    not say) unless this run bundled the id; no read for a bundled id, a DM, or none at all."""
+    for fails in (True, False):
+        log = _Log(fails)
+        state = BotState(glossary, cast(Store, log), read_timeout=0.2)
+        assert await state.gone_from(7, "zorbler-engine") == "this server's glossary"
+        assert await state.gone_from(7, "kv-cache") == "the glossary"  # bundled in this run
+        assert await state.gone_from(0, "zorbler-engine") == "the glossary"  # a DM
+        # a forged menu value no server term's id could be: not read for
+        for forged in ("zorb\x00", "z" * 61, "Zorb", "zorb--1a2b3c4d", "-", ""):
+            assert await state.gone_from(7, forged) == "the glossary", forged
+        assert log.asked == 1
+    assert await BotState(glossary, None).gone_from(7, "zorbler-engine") == "the glossary"
 
 
 def test_an_alias_read_by_its_core_grows_in_place_as_compiled() -> None:

@@ -44,6 +44,7 @@ from bot.discord_app.replies import (
     echo_name,
     echo_quoted,
     entry_of,
+    gone_said,
     wrote_through_the_stop,
 )
 from bot.discord_app.state import BotState
@@ -292,7 +293,7 @@ class AliasFileButton(
         local = await interaction.client.state.servers.local(scope)
         entry = entry_of(local, self.entry_id) if self.entry_id else None
         if self.entry_id and entry is None:
-            await reply(interaction, "That term is no longer in the glossary.")
+            await reply(interaction, await gone_said(interaction, self.entry_id))
             return
         records = await _listed(interaction, local, entry)
         if records is None:
