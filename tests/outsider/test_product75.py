@@ -1,14 +1,17 @@
 """product75 (tests/outsider/PLAN.md, "product75"): the parts of its items tested without
 Discord: a gone card's words when the database does not answer, one reading of a server's
-names."""
+names, one home for a reference's checks."""
 
 from __future__ import annotations
 
 import asyncio
 from typing import Any, cast
 
+import pytest
+
 from bot.discord_app.state import BotState
 from bot.glossary import Glossary
+from bot.glossary.server_terms import ServerTerm
 from bot.storage import StorageUnavailable, Store
 
 
@@ -46,6 +49,48 @@ async def test_a_gone_card_is_said_gone_while_the_term_log_cannot_be_read(
             assert await state.gone_from(7, forged) == "the glossary", forged
         assert log.asked == 1
     assert await BotState(glossary, None).gone_from(7, "zorbler-engine") == "the glossary"
+
+
+def test_a_kept_reference_is_checked_once(
+    glossary: Glossary, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Failed before: a reference stored before such were refused was checked twice for one
+    warning, by `is_web_url` and again by `reference_problem` (`_kept_reference`, in an edit's
+    check and in an import's). Now the problem found is what the warning says: one check."""
+    from bot.glossary import check, server_terms
+    from bot.glossary.server_terms import Candidate, TermDraft, check_candidates, check_draft
+
+    asked: list[str] = []
+    problem = check.reference_problem
+
+    def counted(url: str) -> str | None:
+        asked.append(url)
+        return problem(url)
+
+    monkeypatch.setattr(check, "reference_problem", counted)
+    monkeypatch.setattr(server_terms, "reference_problem", counted, raising=False)
+    stored = ServerTerm(
+        id="zorb",
+        title="Zorb",
+        definition="A made-up zorb.",
+        category="Fundamentals",
+        reference="https://example.org:abc/page",
+    )
+    told = "bad reference URL 'https://example.org:abc/page'; kept as it was stored"
+    checked = check_draft(TermDraft.of(stored, glossary), glossary, [stored], editing="zorb")
+    assert [p.message for p in checked.problems if p.field == "reference"] == [
+        f"{told} (the form does not hold it), shown without its link: a file's reference in "
+        "`/term import` replaces it."
+    ]
+    assert asked == [stored.reference]
+    asked.clear()
+    fields = stored.model_dump(exclude={"id", "related"})
+    candidate = Candidate(
+        fields=fields, related=[], label="Zorb", preferred_id="zorb", stored=stored
+    )
+    _, problems = check_candidates([candidate], glossary, [], replaced=[stored])
+    assert [p.severity for p in problems if p.field == "reference"] == ["warning"], problems
+    assert asked == [stored.reference]
 
 
 def test_an_alias_read_by_its_core_grows_in_place_as_compiled() -> None:
