@@ -1,9 +1,10 @@
 """product75 (tests/outsider/PLAN.md, "product75"): a server's names read the way search reads
-a question, and what a button to a card gone says, as members and moderators meet them in
-Discord."""
+a question, what a button to a card gone says, and a reference in another script, as members
+and moderators meet them in Discord."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from bot.discord_app.app import GlossaryBot
@@ -142,3 +143,35 @@ async def test_download_all_of_a_removed_term_says_so_as_its_card_s_buttons_do(
     assert (await clicked.final_message())["content"] == gone
     clicked = await fake.click(scene.alice, card, buttons(card)["Plain words"])
     assert (await clicked.final_message())["content"] == gone
+
+
+IDN_TERM = """
+[[entries]]
+title = "Bücherwurm"
+definition = "Our reading list of papers, kept on the lab's German wiki."
+category = "Fundamentals"
+reference = "https://bücher.example/wiki/Übersetzung?q=größe#Änderung"
+"""
+
+
+async def test_a_reference_with_a_unicode_host_links_its_card_as_a_uri(
+    scene: Scene, bot: GlossaryBot, store: Store
+) -> None:
+    """Failed before: a reference "https://bücher.example/wiki/Übersetzung" was accepted and
+    sent as the card's link as written, where Discord's spec takes an embed's url as a URI
+    (RFC 3986, `format: uri`: ASCII only), which the fake now holds it to. The card links its
+    ASCII form (the host in punycode, the rest percent-encoded as UTF-8, as a browser sends
+    it); the term keeps the reference as written (its export gives it back)."""
+    fake = scene.fake
+    file = fake.add_attachment("terms.toml", IDN_TERM)
+    said = await moderator_answer(scene, "term import", {"file": file})
+    assert said.startswith("Imported: 1 added"), said
+    _, card = await define(fake, scene.alice, "Bücherwurm", scene.channel)
+    assert embed_of(card)["url"] == (
+        "https://xn--bcher-kva.example/wiki/%C3%9Cbersetzung?q=gr%C3%B6%C3%9Fe#%C3%84nderung"
+    ), card
+    (stored,) = await store.terms(scene.guild.id)
+    assert (
+        "https://bücher.example/wiki/Übersetzung?q=größe#Änderung"
+        in json.loads(stored.body)["reference"]
+    ), stored
