@@ -13,7 +13,7 @@ import discord
 
 from bot import limits
 from bot.glossary import Entry, Glossary
-from bot.glossary.check import is_web_url
+from bot.glossary.check import card_link
 from bot.glossary.letters import fit
 
 BRAND_COLOUR = 0x5865F2  # Discord's blurple: the bot's own messages (about, lists, stats)
@@ -161,7 +161,7 @@ def _assemble(
     embed = discord.Embed(
         title=title,
         # One stored before `check` refused it would have Discord refuse the whole card.
-        url=entry.reference if entry.reference and is_web_url(entry.reference) else None,
+        url=card_link(entry.reference) if entry.reference else None,
         description=description,
         colour=CATEGORY_COLOURS.get(entry.category, DEFAULT_COLOUR),
     )

@@ -486,20 +486,21 @@ def entry_of(local: LocalGlossary, entry_id: str) -> Entry | None:
 TERMS_UNREAD = "I could not read this server's terms just now. Please try again in a moment."
 
 
-def gone_said(interaction: Interaction, entry_id: str, kind: str = "entry") -> str:
-    """Why a button's or menu's entry (`entry_of` found none) opens nothing: gone from the
-    glossary or from the server's, or the server's terms not read yet. A server read again (let
-    go from memory, idle, a restart) answers with the bundled glossary until its terms are
-    indexed: one of its own terms is not gone, only not read yet."""
+async def gone_said(interaction: Interaction, entry_id: str) -> str:
+    """What a button or menu says of the card `entry_id` it opens, gone (a card's buttons,
+    Explain terms' menu, Other sources, `/alias list`'s **Download all**): one wording, where
+    it is gone from (`BotState.gone_from`). A server read again (let go from memory, idle, a
+    restart) answers with the bundled glossary until its terms are indexed: one of its own
+    terms is not gone then, only not read yet."""
     state = interaction.client.state
-    if not state.servers.knows(interaction.guild_id or DM_SCOPE):
+    scope = interaction.guild_id or DM_SCOPE
+    if not state.servers.knows(scope):
         return TERMS_UNREAD
-    where = "the glossary" if entry_id in state.bundled_ids else "this server's glossary"
-    return f"That {kind} is no longer in {where}."
+    return f"That entry is no longer in {await state.gone_from(scope, entry_id)}."
 
 
 async def _gone(interaction: Interaction, entry_id: str) -> None:
-    text = gone_said(interaction, entry_id)
+    text = await gone_said(interaction, entry_id)
     await interaction.response.send_message(text, ephemeral=True, allowed_mentions=NO_MENTIONS)
 
 

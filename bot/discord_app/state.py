@@ -23,11 +23,12 @@ from bot.discord_app.items import carried
 from bot.discord_app.member_searches import MemberSearches
 from bot.discord_app.term_drafts import Drafts
 from bot.glossary import Glossary, GlossaryError, Problem, load_glossary_warned
-from bot.glossary.server_terms import MAX_TERMS, MAX_TEXT_BYTES
+from bot.glossary.server_terms import MAX_ID_LENGTH, MAX_TERMS, MAX_TEXT_BYTES
+from bot.glossary.slug import SLUG_PATTERN
 from bot.own_thread import on_own_thread
 from bot.search.index import SearchIndex
 from bot.search.semantic.vectors import entry_texts
-from bot.storage import CountsAhead
+from bot.storage import DM_SCOPE, CountsAhead
 
 if TYPE_CHECKING:
     from bot.storage import Store
@@ -97,6 +98,12 @@ class DatabaseWait:
     setting: str
     since: float
     seconds: float
+
+
+def _term_id(entry_id: str) -> bool:
+    """Whether `entry_id` could be a server term's: a slug of at most `MAX_ID_LENGTH`, carried
+    whole (a menu's value is whatever an interaction sends: "\x00" is no id to read for)."""
+    return len(entry_id) <= MAX_ID_LENGTH and SLUG_PATTERN.fullmatch(entry_id) is not None
 
 
 class BotState:
@@ -339,6 +346,26 @@ class BotState:
                 log.warning("could not read popular terms of %s", scope, exc_info=True)
         self._popular[scope] = (now, ids)
         return ids
+
+    async def gone_from(self, scope: int, entry_id: str) -> str:
+        """Where the card `entry_id` (a button's, a menu's) is gone from: "this server's
+        glossary" where this server's term log holds it (`Store.ever_a_term`: it remembers
+        across restarts, as this run's `bundled_ids` do not), else "the glossary". An id bundled
+        in this run is the glossary's without a read; one the log cannot say of in time is
+        this server's unless this run bundled it."""
+        server = "this server's glossary"
+        if entry_id in self.bundled_ids or scope == DM_SCOPE or not _term_id(entry_id):
+            return "the glossary"
+        if self.store is None:
+            return "the glossary"  # no database: no server terms
+        try:
+            ever = await asyncio.wait_for(
+                self.store.ever_a_term(scope, entry_id), self.read_timeout / 4
+            )
+        except Exception:
+            log.warning("could not read the term log of %s", scope, exc_info=True)
+            return server
+        return server if ever else "the glossary"
 
     async def lookup_count(self, scope: int, entry_id: str) -> int | None:
         """All-time lookups of an entry here, or None if the database does not say in time."""

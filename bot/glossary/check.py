@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Collection
-from urllib.parse import urlparse
+from urllib.parse import quote, urlparse, urlsplit, urlunsplit
 
 from bot import limits
 from bot.glossary.formats.raw import PROSE_FIELDS
@@ -176,15 +176,67 @@ def entry_problems(entry: Entry, capped: Collection[str] = ()) -> list[tuple[str
 
 
 def reference_problem(url: str) -> str | None:
-    """What is wrong with a reference URL for a card's link, or None."""
-    if len(url) > limits.EMBED_URL:  # said by its length, not its 2,000 characters
-        return f"reference URL longer than {limits.EMBED_URL:,} characters ({len(url):,})"
-    if _with_userinfo(url):  # not quoted: it may hold a password
-        return (
+    """What is wrong with a reference URL for a card's link, or None. Checked as the card
+    sends it (`link_of`: a host in another script is linked in punycode)."""
+    return _linked(url)[1]
+
+
+def card_link(url: str) -> str | None:
+    """The link a card's title takes for the reference `url` (`link_of` it), or None where it
+    has a `reference_problem` (one stored before such were refused: Discord would refuse the
+    whole card)."""
+    link, problem = _linked(url)
+    return None if problem else link
+
+
+def _linked(url: str) -> tuple[str, str | None]:
+    """(`url` as a card links it, what is wrong with that link or None): checked once."""
+    if _unopenable(url):  # before `link_of` would percent-encode a space of another script
+        return url, f"bad reference URL {url!r}"
+    try:
+        link = link_of(url)
+    except ValueError:  # a host with no ASCII form ("bad..example", a label past 63 letters)
+        return url, f"bad reference URL {url!r}"
+    if len(link) > limits.EMBED_URL:  # said by its length, not its 2,000 characters
+        grew = "" if link == url else " as the card links it, its letters percent-encoded"
+        return link, (
+            f"reference URL longer than {limits.EMBED_URL:,} characters ({len(link):,}{grew})"
+        )
+    if _with_userinfo(link):  # not quoted: it may hold a password
+        return link, (
             "reference URL has a user name or password before its host (“user:pass@”): a link "
             "whose shown start is not where it goes; give the address without it"
         )
-    return None if _opens_in_a_browser(url) else f"bad reference URL {url!r}"
+    return link, None if _opens_in_a_browser(link) else f"bad reference URL {url!r}"
+
+
+def link_of(url: str) -> str:
+    """`url` as a card links it: a URI, as Discord's API spec takes an embed's url (`format:
+    uri`, RFC 3986: ASCII only). A host in another script is written in punycode (IDNA:
+    "bücher.example" is "xn--bcher-kva.example", the form a browser asks for and shows a
+    look-alike host in) and any other letter outside ASCII percent-encoded as UTF-8
+    ("Übersetzung" is "%C3%9Cbersetzung"); an ASCII address is itself. ValueError where the
+    host has no such form."""
+    if url.isascii():
+        return url
+    parts = urlsplit(url)  # ValueError: a netloc NFKC reads as holding "@", ":", "/", "?" or "#"
+    host, colon, port = parts.netloc, "", ""
+    if not host.endswith("]") and ":" in host:
+        host, colon, port = host.rpartition(":")
+    try:
+        host = host.encode("idna").decode("ascii") if not host.isascii() else host
+    except UnicodeError as exc:
+        raise ValueError(f"no ASCII form of the host {host!r}") from exc
+    rest = urlunsplit(("", "", parts.path, parts.query, parts.fragment))
+    return f"{parts.scheme}://{host}{colon}{_ascii(port)}{_ascii(rest)}"
+
+
+def _ascii(text: str) -> str:
+    """`text` with each run of letters outside ASCII percent-encoded as UTF-8."""
+    return _NOT_ASCII.sub(lambda run: quote(run.group(), safe=""), text)
+
+
+_NOT_ASCII = re.compile(r"[^\x00-\x7f]+")
 
 
 def _with_userinfo(url: str) -> bool:
@@ -197,18 +249,17 @@ def _with_userinfo(url: str) -> bool:
         return "@" in unicodedata.normalize("NFKC", authority)
 
 
-def is_web_url(url: str) -> bool:
-    """Whether `url` is an address a browser opens and Discord links a card's title to (http or
-    https, a host, a port if any, no userinfo, no longer than Discord takes): one with no
-    `reference_problem`."""
-    return reference_problem(url) is None
+def _unopenable(url: str) -> bool:
+    """Whether `url` holds a space or control character: no browser opens an address holding
+    them (a link's title goes there)."""
+    return any(ch.isspace() or ord(ch) < 0x20 or ord(ch) == 0x7F for ch in url)
 
 
 def _opens_in_a_browser(url: str) -> bool:
     """Whether a browser opens `url` and Discord takes it as a link (http or https, a host, a
     port if any), its length and userinfo aside (`reference_problem` says those first)."""
-    if any(ch.isspace() or ord(ch) < 0x20 or ord(ch) == 0x7F for ch in url):
-        return False  # no browser opens an address holding them (a link's title goes there)
+    if _unopenable(url):
+        return False
     try:
         parsed = urlparse(url)
         host, _port = parsed.hostname or "", parsed.port  # the port raises: ":abc", ":99999"

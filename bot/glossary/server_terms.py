@@ -33,7 +33,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict
 
 from bot import limits
-from bot.glossary.check import entry_problems, is_web_url, reference_problem
+from bot.glossary.check import entry_problems, reference_problem
 from bot.glossary.keys import compact, plural_variants
 from bot.glossary.lookalikes import LookAlikes, entry_lookalikes, looks_like
 from bot.glossary.merge import unique, unique_folded
@@ -248,19 +248,20 @@ def check_draft(
     # What only a file gives is not in the form: kept as stored (an edit dropped it: mend72).
     term = terms[0].model_copy(update={name: getattr(stored, name) for name in _FILE_ONLY})
     kept = stored.reference
-    if kept and not is_web_url(kept):
+    if kept and (problem := reference_problem(kept)):
         # Stored before such were refused (review72): the edit is saved with it as it was, and
         # the moderator told, not refused for what the form cannot change.
-        said = _kept_reference(kept, "the form does not hold it")
+        said = _kept_reference(problem, "the form does not hold it")
         problems = [*problems, TermProblem("reference", said, severity="warning")]
     return TermCheck(None if _errors(problems) else term, problems)
 
 
-def _kept_reference(reference: str, why: str) -> str:
-    """What a moderator is told of a reference URL refused now but stored before such were
-    (review72), kept as stored (`why`)."""
+def _kept_reference(problem: str, why: str) -> str:
+    """What a moderator is told of a reference URL refused now (`problem`: its
+    `reference_problem`, found once) but stored before such were (review72), kept as stored
+    (`why`)."""
     return (
-        f"{reference_problem(reference)}; kept as it was stored ({why}), shown without its "
+        f"{problem}; kept as it was stored ({why}), shown without its "
         "link: a file's reference in `/term import` replaces it."
     )
 
@@ -833,7 +834,7 @@ def _check_like_bundled(fields: Mapping[str, object], report: _Reporter) -> None
         ):
             # Stored before such were refused: the server's own export imports back, as
             # `/term edit` saves the term with it.
-            report.warning(field_name, _kept_reference(reference, "before such were refused"))
+            report.warning(field_name, _kept_reference(message, "before such were refused"))
             continue
         report(field_name, message)
 

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 
 from bot.glossary.keys import compact, normalize, normalize_many
 from bot.glossary.models import Entry
-from bot.search.query import plural_variants
+from bot.search.query import plural_variants, read_otherwise
 from bot.search.results import Strategy
 
 if TYPE_CHECKING:
@@ -84,8 +84,8 @@ _ACRONYM_LENGTH = 8
 _COMPOSITE = re.compile(r"[(&/+]")  # a title that may have parts
 _QUALIFIER = re.compile(r"\s*\(([^()]*)\)\s*")
 _JOINERS = re.compile(r"\s+(?:&|/|\+)\s+")
-# "the shard": search reads a question's "the" away (`query_core`), so the name without it is
-# the entry's too, as a part (a weaker claim: "shard" may name something else as much).
+# "the shard": search reads a question's "the" away (`query_core`); of a data file's names,
+# those opening so are the ones read as search reads them alone (`entry_names`).
 _ARTICLE = re.compile(r"(?:the|a|an)\s+(?=\S)", re.IGNORECASE)
 _MINOR_WORDS = frozenset({"of", "from", "for", "and", "the", "with", "in", "on", "to", "a", "an"})
 
@@ -128,23 +128,42 @@ def _is_expansion(name: str, acronym: str) -> bool:
 def entry_names(entry: Entry) -> Iterator[tuple[str, NameKind]]:
     """(name, kind) for every name of the entry, strongest first; repeats are fine."""
     yield entry.title, NameKind.TITLE
-    if article := _ARTICLE.match(entry.title):
-        # "The Bitter Lesson", a server's term (no bundled title opens so): "what is the bitter
-        # lesson?" asks "bitter lesson" (`query_core`), and a server term may take no name
-        # that reads so (`server_terms`), so the words after the article are its title too.
-        yield entry.title[article.end() :], NameKind.TITLE
+    # A title or other name is found by what search reads it as typed alone too, as a server's
+    # alias is (`read_otherwise`: "what is the bitter lesson?" asks "bitter lesson"). A server's
+    # term may take no name that reads so beside it (`server_terms`), so its names read so are
+    # its own, as strong; of a data file's names (not so checked) only those opening with an
+    # article are read (2 of the bundled 954 read otherwise, both so; reading every name of a
+    # 100k-entry glossary would cost seconds), and an other name read so is a part of it.
+    server = entry.worded_by_server
+    if read := _read_otherwise(entry.title, server):
+        yield read, NameKind.TITLE
     acronym = entry.acronym or (entry.title if written_as_acronym(entry.title) else None)
     for alias in entry.aliases:
         expansion = acronym is not None and _is_expansion(alias, acronym)
-        yield alias, NameKind.EXPANSION if expansion else NameKind.ALIAS
-        if article := _ARTICLE.match(alias):
-            yield alias[article.end() :], NameKind.PART
+        kind = NameKind.EXPANSION if expansion else NameKind.ALIAS
+        yield alias, kind
+        if read := _read_otherwise(alias, server):
+            yield read, kind if server else NameKind.PART
     if entry.acronym:
         yield entry.acronym, NameKind.ACRONYM
     for term in entry.match_terms:
         yield term, NameKind.MATCH_TERM
     if "(" in entry.title or " " in entry.title:
         yield from ((part, NameKind.PART) for part in _title_parts(entry.title))
+
+
+def _read_otherwise(name: str, server: bool) -> str | None:
+    """What search reads `name` typed alone as, where that is another key (`read_otherwise`);
+    only for a name opening with an article unless it is a `server` term's (`entry_names`)."""
+    if not server and not _ARTICLE.match(name):
+        return None
+    read = read_otherwise(normalize(name))
+    if read is None:
+        return None
+    # As written where it is the name's last words ("The ZE" is "ZE", an acronym still).
+    words = name.split()
+    tails = (" ".join(words[at:]) for at in range(1, len(words)))
+    return next((tail for tail in tails if normalize(tail) == read), read)
 
 
 def _title_parts(title: str) -> list[str]:
@@ -344,6 +363,7 @@ def _all_names(entries: Sequence[Entry]) -> tuple[list[str], list[int], list[Nam
         or written_as_acronym(title)
         or _ARTICLE.match(title)
     }
+    special.update(i for i, entry in enumerate(entries) if entry.worded_by_server)
     special.update(i for i, aliases in enumerate(aliases_of) if any(map(_ARTICLE.match, aliases)))
     plain = [(i, aliases) for i, aliases in enumerate(aliases_of) if aliases and i not in special]
     names = titles + [alias for _, aliases in plain for alias in aliases]

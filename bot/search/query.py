@@ -750,6 +750,18 @@ def read_alone(name: str) -> str:
     return query_core(normalize(name))
 
 
+def read_otherwise(normalized: str) -> str | None:
+    """What search reads a `normalize`d name typed alone as (`read_alone`), where that is
+    another key: "the zorbler" -> "zorbler", "what is zorb" -> "zorb"; None where it is the same
+    name ("zorb ★" is read as "zorb", the key of both). A question asking it is read so, so a
+    server's alias, a title and an other name are each found by it too (`names.entry_names`,
+    `ServerAliases`): one reading for the three, the one the checks of a server's names refuse
+    clashes on (`server_terms.NameReading`)."""
+    core = query_core(normalized) if normalized else ""
+    squeezed = core.replace(" ", "").replace("'", "")
+    return core if squeezed and squeezed != normalized.replace(" ", "").replace("'", "") else None
+
+
 def markup_read_away(name: str) -> str | None:
     """How search reads a name that starts with Discord markup it reads away (a heading,
     subtext or list mark: "# zorb" is "zorb"), or None where it reads the name as written

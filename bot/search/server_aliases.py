@@ -1,6 +1,8 @@
 """One server's aliases, compiled once per change into what lookup, autocomplete and term
 finding read: a key -> entry map, the keys in sorted order (prefixes are a contiguous run), and
-the first words of aliases of several words.
+the first words of aliases of several words. An alias is found by its own key and by the key
+search reads it as typed alone (`read_otherwise`: "the quuxer" by "quuxer"), as a server term's
+title and other names are (`names.entry_names`).
 
 Compiling normalises every alias; doing that per request cost 24-30 ms a search for a server
 with 1,000 long aliases (issue 10), so the discord layer keeps these per server and rebuilds
@@ -17,7 +19,7 @@ from dataclasses import dataclass
 from bot.glossary import lookalikes
 from bot.glossary.keys import compact, normalize
 from bot.glossary.lookalikes import LookAlikes
-from bot.search.query import plural_variants, query_core
+from bot.search.query import plural_variants, query_core, read_otherwise
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,20 +65,30 @@ class ServerAliases:
                 compiled.append(ServerAlias(compact(text), text, position))
         compiled = [a for a in compiled if a.key]
         self.by_key: dict[str, int] = {a.key: a.entry for a in compiled}
-        cores: dict[str, int] = {}
+        cores: dict[str, ServerAlias] = {}  # a core key -> the alias it finds (the first's)
+        core_words = set()
         for each in compiled:
-            if core := _core_key(each):
-                cores.setdefault(core, each.entry)
+            if core := read_otherwise(each.text):
+                key = _squeeze(core)
+                cores.setdefault(key, ServerAlias(key, each.text, each.entry))
+                core_words.add(compact(core.partition(" ")[0]))
         # Every key that finds an alias: its own (which wins) and its core. The same map as
         # `by_key` where no alias has a core of its own, as in most servers: no second copy.
-        self.found_by = {**cores, **self.by_key} if cores else self.by_key
-        self._sorted = sorted(compiled, key=lambda a: a.key)
+        found = {core.key: core.entry for core in cores.values()}
+        self.found_by = {**found, **self.by_key} if cores else self.by_key
+        # Mentions and prefixes read an alias by its core too ("we use quuxer daily" writes
+        # "the quuxer"): a core another alias holds as its own key is that alias's.
+        reached = [c for c in cores.values() if c.key not in self.by_key]
+        self._sorted = sorted([*compiled, *reached], key=lambda a: a.key)
         self._sorted_keys = [a.key for a in self._sorted]
-        self.first_words = frozenset(compact(a.text.partition(" ")[0]) for a in compiled)
+        self.first_words = frozenset(
+            {compact(a.text.partition(" ")[0]) for a in compiled} | core_words
+        )
         # Every key a search for an alias tries (its own first) -> that alias: a new alias must
         # claim none of them, or searching for the old one would find the new one too.
-        self.claims: dict[str, ServerAlias] = {a.key: a for a in self._sorted}
-        for held in self._sorted:
+        own = sorted(compiled, key=lambda a: a.key)
+        self.claims: dict[str, ServerAlias] = {a.key: a for a in own}
+        for held in own:
             for key in sorted(_keys_of_normalized(held.text)):
                 self.claims.setdefault(key, held)
         self._lookalikes: LookAlikes[str] | None = None  # built when a new name is first checked
@@ -114,16 +126,23 @@ class ServerAliases:
         added = ServerAlias(compact(text), text, position)
         if not added.key:
             return
+        # Another alias's core, read in mentions and prefixes: this alias's own key now.
+        reached = added.key not in self.by_key and added.key in self.found_by
         self.by_key[added.key] = added.entry
-        if core := _core_key(added):
-            if self.found_by is self.by_key:
-                self.found_by = dict(self.by_key)
-            self.found_by.setdefault(core, added.entry)
-        self.found_by[added.key] = added.entry
-        at = bisect.bisect_right(self._sorted_keys, added.key)
-        self._sorted.insert(at, added)
-        self._sorted_keys.insert(at, added.key)
-        self.first_words = self.first_words | {compact(text.partition(" ")[0])}
+        self.found_by[added.key] = added.entry  # (the same map where no core is held)
+        if reached:
+            at = bisect.bisect_left(self._sorted_keys, added.key)
+            del self._sorted[at], self._sorted_keys[at]
+        self._insert(added)
+        words = {compact(text.partition(" ")[0])}
+        if core := read_otherwise(text):
+            words.add(compact(core.partition(" ")[0]))
+            if (core_key := _squeeze(core)) not in self.found_by:
+                if self.found_by is self.by_key:
+                    self.found_by = dict(self.by_key)  # as compiling splits it once a core is held
+                self.found_by[core_key] = added.entry
+                self._insert(ServerAlias(core_key, text, added.entry))
+        self.first_words = self.first_words | words
         self.claims[added.key] = added
         for key in _keys_of_normalized(text):
             # As in __init__: an alias's own key beats another's derived key; of derived
@@ -131,6 +150,11 @@ class ServerAliases:
             held = self.claims.get(key)
             if held is None or (held.key != key and added.key < held.key):
                 self.claims[key] = added
+
+    def _insert(self, alias: ServerAlias) -> None:
+        at = bisect.bisect_right(self._sorted_keys, alias.key)
+        self._sorted.insert(at, alias)
+        self._sorted_keys.insert(at, alias.key)
 
     def _position(self, entry_id: str) -> int | None:
         return self.positions.get(self.cards.get(entry_id, entry_id))
@@ -149,6 +173,8 @@ class ServerAliases:
         return max(written, key=lambda a: len(a.key)).text if written else None
 
     def get(self, key: str) -> ServerAlias | None:
+        """The alias `key` finds: by its own key, or by its core (`read_otherwise`: the row
+        then holds the core as its key)."""
         at = bisect.bisect_left(self._sorted_keys, key)
         found = at < len(self._sorted_keys) and self._sorted_keys[at] == key
         return self._sorted[at] if found else None
@@ -157,7 +183,9 @@ class ServerAliases:
         return len(self.by_key)
 
     def starting_with(self, prefix: str) -> Iterator[ServerAlias]:
-        """Aliases whose key starts with `prefix`, in key order."""
+        """Aliases whose key starts with `prefix`, in key order; an alias search reads otherwise
+        (`read_otherwise`: "the quuxer" as "quuxer") is there under that key too, so one alias
+        may come twice ("the" starts both of "the theory"'s)."""
         at = bisect.bisect_left(self._sorted_keys, prefix)
         while at < len(self._sorted_keys) and self._sorted_keys[at].startswith(prefix):
             yield self._sorted[at]
@@ -183,14 +211,6 @@ def _keys_of_normalized(normalized: str) -> set[str]:
     firsts = {_squeeze(normalized), _squeeze(query_core(normalized)) if normalized else ""}
     keys = {k for k in firsts if k}
     return keys | {form for key in keys for form in plural_variants(key)}
-
-
-def _core_key(alias: ServerAlias) -> str | None:
-    """The key of `alias`'s core where it differs from its own ("the quuxer" -> "quuxer"):
-    search reads a question's "the" away ("what is the quuxer?" asks "quuxer"), and `claims`
-    keeps that key for the alias, so no other alias or term may take it."""
-    core = _squeeze(query_core(alias.text))
-    return core if core and core != alias.key else None
 
 
 def _squeeze(normalized: str) -> str:

@@ -172,13 +172,13 @@ def find_mentions(
                 words_read = (tuple(parts), capitals >= 2)
                 entry = read_before.get(words_read, -1)  # -1: not read (entries count from 0)
                 if entry == -1:
-                    entry = _entry_for(parts, key, capitals, names, server.by_key, allowed)
+                    entry = _entry_for(parts, key, capitals, names, server.found_by, allowed)
                     if entry is None and len(parts) > 1 and not as_typed:
                         entry = _derived_entry(key, names, allowed)  # "over-refuse": over-refusal
                     if len(read_before) < _REMEMBERED:
                         read_before[words_read] = entry
-            elif key in server.by_key:  # no name is near: an alias only
-                entry = _entry_for(parts, key, capitals, names, server.by_key, allowed, near)
+            elif key in server.found_by:  # no name is near: an alias only
+                entry = _entry_for(parts, key, capitals, names, server.found_by, allowed, near)
             if entry is not None and _bounded(text, start, end):
                 best = (entry, last - at + 1)
             # No name goes on past these words: stop widening ("kv cache" yes, "kv cache is").

@@ -1004,6 +1004,11 @@ class Store:
 
         return await self._write(write)
 
+    async def ever_a_term(self, scope: int, term_id: str) -> bool:
+        """Whether `term_id` was ever this server's term (its term log holds it): the id of a
+        card gone from the glossary is this server's, or the glossary's."""
+        return await self._read(partial(term_queries.ever_a_term, scope=scope, term_id=term_id))
+
     async def term_audit_log(
         self, scope: int, limit: int = 50, *, older_than: int | None = None
     ) -> list[TermAuditRecord]:

@@ -92,6 +92,10 @@ def test_embed_total_and_count_and_content() -> None:
         ("http://192.168.1.2/x?q=1#y", None),
         ("https://example.org/" + "a" * 2028, None),
         ("https://example.org/" + "a" * 2029, "BASE_TYPE_MAX_LENGTH"),
+        # the spec's `format: uri`: ASCII only, an IRI's host in punycode, the rest %-encoded
+        ("https://bücher.example/page", "URL_TYPE_INVALID_URL"),
+        ("https://example.org/Übersetzung", "URL_TYPE_INVALID_URL"),
+        ("https://xn--bcher-kva.example/%C3%9Cbersetzung", None),
     ],
 )
 def test_an_embeds_link(url: str, code: str | None) -> None:

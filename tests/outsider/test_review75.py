@@ -139,7 +139,7 @@ async def test_download_all_of_a_server_term_says_why_it_sends_none(
     expected = (
         TERMS_UNREAD
         if when == "read again"
-        else "That term is no longer in this server's glossary."
+        else "That entry is no longer in this server's glossary."
     )
     assert answer["content"] == expected, answer
     assert not answer.get("attachments"), answer

@@ -66,7 +66,7 @@ def find_mentions(
             surface = text[words[at][1] : words[at + width - 1][2]]
             if not as_typed:
                 surface = surface.upper()
-            entry = _entry_for(parts, surface, names, server.by_key, allowed)
+            entry = _entry_for(parts, surface, names, server.found_by, allowed)
             if entry is None and len(parts) > 1 and not as_typed:
                 entry = _derived_entry("".join(parts), names, allowed)
             if entry is not None and _bounded(text, words[at][1], words[at + width - 1][2]):

@@ -294,7 +294,7 @@ class AliasFileButton(
         local = await interaction.client.state.servers.local(scope)
         entry = entry_of(local, self.entry_id) if self.entry_id else None
         if self.entry_id and entry is None:  # or not read yet (a server read again)
-            await reply(interaction, gone_said(interaction, self.entry_id, "term"))
+            await reply(interaction, await gone_said(interaction, self.entry_id))
             return
         records = await _listed(interaction, local, entry)
         if records is None:

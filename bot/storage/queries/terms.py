@@ -157,6 +157,13 @@ async def audit(
     )
 
 
+async def ever_a_term(tx: Tx, *, scope: int, term_id: str) -> bool:
+    """Whether the server's term log holds a term with the id `term_id` (it is never pruned
+    nor changed: a term removed, or imported away, stays there)."""
+    sql = "SELECT 1 FROM term_audit_log WHERE scope = ? AND term_id = ? LIMIT 1"
+    return bool(await tx.fetch(sql, (scope, term_id)))
+
+
 async def term_audit_log(
     tx: Tx, *, scope: int, limit: int, older_than: int | None = None
 ) -> list[TermAuditRecord]:
