@@ -179,22 +179,36 @@ def reference_problem(url: str) -> str | None:
     """What is wrong with a reference URL for a card's link, or None."""
     if len(url) > limits.EMBED_URL:  # said by its length, not its 2,000 characters
         return f"reference URL longer than {limits.EMBED_URL:,} characters ({len(url):,})"
-    if _with_userinfo(url):  # not quoted: it may hold a password
+    userinfo = _userinfo(url)
+    if userinfo is not None:  # said by its shape, not quoted: it may hold a password
         return (
-            "reference URL has a user name or password before its host (“user:pass@”): a link "
-            "whose shown start is not where it goes; give the address without it"
+            f"reference URL has {_userinfo_said(userinfo)} before its host: a link whose shown "
+            "start is not where it goes; give the address without it"
         )
     return None if _opens_in_a_browser(url) else f"bad reference URL {url!r}"
 
 
-def _with_userinfo(url: str) -> bool:
-    """Whether `url` has userinfo ("https://user:pass@host/"): a browser goes to the host after
-    the "@" ("https://docs.example.org@evil.example/" opens evil.example), a phishing shape."""
+def _userinfo(url: str) -> str | None:
+    """The userinfo of `url` ("user:pass" of "https://user:pass@host/"), or None: a browser goes
+    to the host after the "@" ("https://docs.example.org@evil.example/" opens evil.example), a
+    phishing shape."""
     try:
-        return "@" in urlparse(url).netloc
+        authority = urlparse(url).netloc
     except ValueError:  # a bracket left open, "＠" (NFKC's "@"): the authority read as a browser
         authority = re.split(r"[/?#\\]", url.partition("//")[2], maxsplit=1)[0]
-        return "@" in unicodedata.normalize("NFKC", authority)
+        authority = unicodedata.normalize("NFKC", authority)
+    userinfo, at, _host = authority.rpartition("@")
+    return userinfo if at else None
+
+
+def _userinfo_said(userinfo: str) -> str:
+    """What a reference's `userinfo` holds, by its shape, never its text (a user name may be a
+    token, a password is one): "a user name (“name@”)", "a user name and a password
+    (“name:password@”)", "a password (“:password@”)"."""
+    name, colon, password = userinfo.partition(":")
+    held = [what for what, there in (("a user name", name), ("a password", password)) if there]
+    shape = ("name" if name else "") + (":" + ("password" if password else "") if colon else "")
+    return f"{' and '.join(held) or 'an empty user name'} (“{shape}@”)"
 
 
 def is_web_url(url: str) -> bool:

@@ -20,6 +20,7 @@ from .test_mend71 import database  # noqa: F401  (the fixture)
 from .test_mend72 import checked_db
 from .test_outsider69 import import_file
 from .test_product70 import _imported
+from .test_review71 import ONE_ENTRY
 
 # -- 1. A server term's name starting with markup search reads away: refused as an alias is --
 
@@ -136,3 +137,37 @@ def test_check_db_warns_of_a_term_name_stored_with_markup_and_its_export_imports
     assert on_store(database, lambda store: read_terms(store, 5), migrate=Migrate.UPGRADE) == [
         STORED
     ]
+
+
+# -- 2. A reference's userinfo said as it is: a user name alone is no "user:pass@" --
+
+
+@pytest.mark.parametrize(
+    ("reference", "held"),
+    [
+        ("https://admin@example.org/page", "a user name (“name@”)"),
+        ("https://admin:s3cret@example.org/page", "a user name and a password (“name:password@”)"),
+        ("https://:s3cret@example.org/page", "a password (“:password@”)"),
+        ("https://admin:s3cret@[wiki.example.org/page", "a user name and a password"),
+    ],
+    ids=["user", "user-and-password", "password", "unparsed"],
+)
+def test_a_reference_s_userinfo_is_said_as_it_is_without_quoting_it(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    reference: str,
+    held: str,
+) -> None:
+    """review75: "has a user name or password before its host (“user:pass@”)" was said of
+    "https://admin@example.org/" too, which holds no password. Now what is there, by its shape;
+    neither the name nor the password quoted. Failed before (the user-name case, the password
+    case)."""
+    monkeypatch.chdir(tmp_path)
+    code, said = _imported(
+        tmp_path, capsys, "ours.toml", ONE_ENTRY + f'reference = "{reference}"\n'
+    )
+    assert code == 1, said
+    assert f"Reference: reference URL has {held}" in said, said
+    assert "admin" not in said, said
+    assert "s3cret" not in said, said

@@ -166,7 +166,10 @@ def test_a_reference_url_with_userinfo_is_a_problem_said_without_its_password(
     monkeypatch.chdir(tmp_path)
     code, said = _imported(tmp_path, capsys, "ours.toml", ONE_ENTRY + f'reference = "{USERINFO}"\n')
     assert code == 1, said
-    assert "Reference: reference URL has a user name or password before its host" in said, said
+    assert (
+        "Reference: reference URL has a user name and a password (“name:password@”) before its host"
+        in said
+    ), said
     assert "s3cret" not in said, said
 
 
