@@ -103,8 +103,7 @@ def echo_quoted(text: str, limit: int = ECHO_LIMIT, *, name: bool = False) -> st
     heading or list mark ("> # rag") opens no line, so it takes no escape ("“\\> # rag”").
     `name`: a term's title, cut as `echo_name` cuts one. The one way a sentence quotes what a
     member or moderator typed."""
-    shown = quote_name(text, limit) if name else quote(text, limit)
-    return f"“{inert(shown, mid_line=True)}”"
+    return f"“{(echo_name if name else echo)(text, limit, mid_line=True)}”"
 
 
 def echo_name(name: str, limit: int = ECHO_LIMIT, *, mid_line: bool = False) -> str:
@@ -494,8 +493,15 @@ def gone_said(interaction: Interaction, entry_id: str, kind: str = "entry") -> s
     state = interaction.client.state
     if not state.servers.knows(interaction.guild_id or DM_SCOPE):
         return TERMS_UNREAD
-    where = "the glossary" if entry_id in state.bundled_ids else "this server's glossary"
-    return f"That {kind} is no longer in {where}."
+    return f"That {kind} is no longer in {gone_from(state, entry_id)}."
+
+
+def gone_from(state: BotState, entry_id: str) -> str:
+    """Where an entry no longer found (by its id, or its `carried` id) was: "the glossary" (the
+    bundled one: its maintainers removed or renamed it) or "this server's glossary" (a term
+    removed). The one reading for every answer saying an entry is gone (`gone_said`, the
+    /stats menu's pick)."""
+    return "the glossary" if carried(entry_id) in state.bundled_ids else "this server's glossary"
 
 
 async def _gone(interaction: Interaction, entry_id: str) -> None:

@@ -30,7 +30,7 @@ from bot.discord_app.cogs.moderators import (
 )
 from bot.discord_app.errors import NO_MENTIONS, guarded
 from bot.discord_app.items import Restorable, options_of
-from bot.discord_app.replies import echo_quoted
+from bot.discord_app.replies import echo_quoted, gone_from
 from bot.discord_app.state import BotState
 from bot.glossary.letters import MARKER, fit
 from bot.search.local import LocalGlossary
@@ -183,8 +183,9 @@ class MissToAliasSelect(Restorable[discord.ui.Select[Any]], template=r"gb:miss2a
             await refuse(interaction, GONE_MISS)
             return
         gone = (
-            f"The term this menu offered for {echo_quoted(miss)} is no longer in the glossary, so"
-            " nothing was added. Run `/stats` again for a fresh list."
+            f"The term this menu offered for {echo_quoted(miss)} is no longer in "
+            f"{gone_from(interaction.client.state, entry_id)}, so nothing was added. Run "
+            "`/stats` again for a fresh list."
         )
         await add_alias(interaction, miss, entry_id, gone=gone)
 
