@@ -18,11 +18,16 @@ from bot.glossary import Entry, Glossary, load_glossary
 from bot.glossary.keys import compact, normalize
 from bot.glossary.lookalikes import alias_lookalikes, glossary_name_alike, looks_like
 from bot.glossary.markup import bold
-from bot.glossary.name_rules import framing_refusal, markup_refusal, name_refusal
+from bot.glossary.name_rules import (
+    framing_refusal,
+    markup_read_away,
+    markup_refusal,
+    name_refusal,
+)
 from bot.glossary.server_terms import ServerTerm, TermProblem
 from bot.search.index import Aliases, SearchIndex
 from bot.search.local import LocalGlossary, compile_local
-from bot.search.query import markup_read_away, only_framing, query_core
+from bot.search.query import only_framing, query_core
 from bot.search.server_aliases import ServerAliases, search_keys
 
 MAX_ALIAS_LENGTH = limits.ALIAS

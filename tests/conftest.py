@@ -53,24 +53,22 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def _own_cache_dir(config: pytest.Config) -> None:
-    """The run's own cache folder (GLOSSARY_CACHE_DIR, unless set): concurrent runs shared
-    ~/.cache/glossary-bot, each writing the vectors it embedded into the others' file (safe since
-    product74, but one run's terms became another's). Seeded once from that folder (a copy, some
-    8 MB: the vectors no run need embed again), so a run is no slower; xdist's workers inherit it
-    from the controller, which removes it at the end. Nothing is written back, by design: what
-    a run embeds beyond the seed is the tests' own texts (made-up terms and entries; the bundled
-    glossary's are all in the shipped seed, test_speed54), which in the shared folder would
-    make one run's results depend on another's and take the room `MIN_KEPT` keeps for the
-    developer's own glossaries. A GLOSSARY_CACHE_DIR the developer set is used as it is."""
-    from bot.cachedir import CACHE_ENV, default_cache_dir
+    """The run's own cache folder (GLOSSARY_CACHE_DIR), always, made empty in TMPDIR: concurrent
+    runs shared ~/.cache/glossary-bot, each writing the vectors it embedded into the others'
+    file (safe since product74, but one run's terms became another's), and a GLOSSARY_CACHE_DIR
+    the developer set was used as it was, so the tests' vectors went into the developer's real
+    cache (left75). Nothing is copied in: every embedding reads the bundled glossary's vectors
+    from the shipped seed (`vectors.SEED_DIR`; all of them, test_speed54), so a run embeds only
+    the tests' own texts (made-up terms and entries), once (xdist's workers inherit the folder
+    from the controller, which removes it at the end), and its results depend on no earlier
+    run's nor on what the developer's folder holds. Nothing is written back, by design: those
+    vectors would take the room `MIN_KEPT` keeps for the developer's own glossaries. A test
+    that wants a cache folder of its own still sets one (monkeypatch, a process's env)."""
+    from bot.cachedir import CACHE_ENV
 
-    if hasattr(config, "workerinput") or os.environ.get(CACHE_ENV, "").strip():
+    if hasattr(config, "workerinput"):
         return
-    shared = default_cache_dir()
     own = Path(tempfile.mkdtemp(prefix="glossary-bot-tests-"))
-    for cached in shared.glob("*") if shared.is_dir() else ():
-        if cached.is_file() and cached.suffix in {".npz", ".json"}:
-            shutil.copy2(cached, own / cached.name)
     os.environ[CACHE_ENV] = str(own)
     config.add_cleanup(lambda: shutil.rmtree(own, ignore_errors=True))
 

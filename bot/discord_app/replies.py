@@ -103,8 +103,7 @@ def echo_quoted(text: str, limit: int = ECHO_LIMIT, *, name: bool = False) -> st
     heading or list mark ("> # rag") opens no line, so it takes no escape ("“\\> # rag”").
     `name`: a term's title, cut as `echo_name` cuts one. The one way a sentence quotes what a
     member or moderator typed."""
-    shown = quote_name(text, limit) if name else quote(text, limit)
-    return f"“{inert(shown, mid_line=True)}”"
+    return f"“{(echo_name if name else echo)(text, limit, mid_line=True)}”"
 
 
 def echo_name(name: str, limit: int = ECHO_LIMIT, *, mid_line: bool = False) -> str:

@@ -193,6 +193,12 @@ def _linked(url: str) -> tuple[str, str | None]:
     """(`url` as a card links it, what is wrong with that link or None): checked once."""
     if _unopenable(url):  # before `link_of` would percent-encode a space of another script
         return url, f"bad reference URL {url!r}"
+    userinfo = _userinfo(url)
+    if userinfo is not None:  # said by its shape, not quoted: it may hold a password
+        return url, (
+            f"reference URL has {_userinfo_said(userinfo)} before its host: a link whose shown "
+            "start is not where it goes; give the address without it"
+        )
     try:
         link = link_of(url)
     except ValueError:  # a host with no ASCII form ("bad..example", a label past 63 letters)
@@ -201,11 +207,6 @@ def _linked(url: str) -> tuple[str, str | None]:
         grew = "" if link == url else " as the card links it, its letters percent-encoded"
         return link, (
             f"reference URL longer than {limits.EMBED_URL:,} characters ({len(link):,}{grew})"
-        )
-    if _with_userinfo(link):  # not quoted: it may hold a password
-        return link, (
-            "reference URL has a user name or password before its host (“user:pass@”): a link "
-            "whose shown start is not where it goes; give the address without it"
         )
     return link, None if _opens_in_a_browser(link) else f"bad reference URL {url!r}"
 
@@ -239,14 +240,27 @@ def _ascii(text: str) -> str:
 _NOT_ASCII = re.compile(r"[^\x00-\x7f]+")
 
 
-def _with_userinfo(url: str) -> bool:
-    """Whether `url` has userinfo ("https://user:pass@host/"): a browser goes to the host after
-    the "@" ("https://docs.example.org@evil.example/" opens evil.example), a phishing shape."""
+def _userinfo(url: str) -> str | None:
+    """The userinfo of `url` ("user:pass" of "https://user:pass@host/"), or None: a browser goes
+    to the host after the "@" ("https://docs.example.org@evil.example/" opens evil.example), a
+    phishing shape."""
     try:
-        return "@" in urlparse(url).netloc
+        authority = urlparse(url).netloc
     except ValueError:  # a bracket left open, "＠" (NFKC's "@"): the authority read as a browser
         authority = re.split(r"[/?#\\]", url.partition("//")[2], maxsplit=1)[0]
-        return "@" in unicodedata.normalize("NFKC", authority)
+        authority = unicodedata.normalize("NFKC", authority)
+    userinfo, at, _host = authority.rpartition("@")
+    return userinfo if at else None
+
+
+def _userinfo_said(userinfo: str) -> str:
+    """What a reference's `userinfo` holds, by its shape, never its text (a user name may be a
+    token, a password is one): "a user name (“name@”)", "a user name and a password
+    (“name:password@”)", "a password (“:password@”)"."""
+    name, colon, password = userinfo.partition(":")
+    held = [what for what, there in (("a user name", name), ("a password", password)) if there]
+    shape = ("name" if name else "") + (":" + ("password" if password else "") if colon else "")
+    return f"{' and '.join(held) or 'an empty user name'} (“{shape}@”)"
 
 
 def _unopenable(url: str) -> bool:

@@ -171,13 +171,28 @@ def framing_refusal(text: str, as_what: str = "an alias") -> str:
     )
 
 
-def markup_refusal(text: str, read: str) -> str:
-    """Why an alias that starts with Discord markup search reads away (a heading, subtext or
-    list mark: "# zorb" is read as "zorb") is refused: typed as added, it would find nothing."""
-    return (
-        f"“{text}” starts with Discord markup that search reads away (“{text}” is read as "
-        f"“{read}”), so typed as added it would find no alias. Add “{read}”."
+def markup_read_away(name: str) -> str | None:
+    """How search reads a name that starts with Discord markup it reads away (a heading,
+    subtext or list mark: "# zorb" is "zorb"; `without_chat_markup`), or None where it reads
+    the name as written (normalised). The one reading for aliases and server terms' names (a
+    title, acronym or other name) at every door: /alias add, /term add and edit, imports, and
+    `check --db` of those stored before."""
+    written = normalize(name)
+    read = normalize(without_chat_markup(name))
+    return read if read != written else None
+
+
+def markup_refusal(text: str, read: str, as_what: str = "an alias") -> str:
+    """Why a name that starts with Discord markup search reads away (`markup_read_away`: "# zorb"
+    is read as "zorb") is refused: as an alias, typed as added it would find nothing; as a
+    server term's name (`as_what` "a name"), search reads it as another name than the one shown
+    ("1. Blorp" typed as named was found only as a typo)."""
+    said = (
+        f"“{text}” starts with Discord markup that search reads away (“{text}” is read as “{read}”)"
     )
+    if as_what == "an alias":
+        return f"{said}, so typed as added it would find no alias. Add “{read}”."
+    return f"{said}, so as {as_what} it would not be read as it is shown. Use “{read}”."
 
 
 def text_refusal(text: str, subject: str = "The text") -> str | None:

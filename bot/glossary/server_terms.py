@@ -47,7 +47,12 @@ from bot.glossary.models import (
     names_of,
     titled,
 )
-from bot.glossary.name_rules import framing_refusal, name_refusal
+from bot.glossary.name_rules import (
+    framing_refusal,
+    markup_read_away,
+    markup_refusal,
+    name_refusal,
+)
 from bot.glossary.slug import SLUG_PATTERN, slugify
 from bot.sizes import said_sizes
 
@@ -728,7 +733,12 @@ def _check_names(fields: dict[str, object], owners: _NameOwners, report: _Report
             report(field_name, f"“{name}” is empty once punctuation and spacing are removed.")
             continue
         if owners.framing(name):
-            _refuse_framing(field_name, name, owners, report)
+            _refuse_read_away(field_name, name, framing_refusal(name, "a name"), owners, report)
+            continue
+        if (read := markup_read_away(name)) is not None:
+            _refuse_read_away(
+                field_name, name, markup_refusal(name, read, "a name"), owners, report
+            )
             continue
         if field_name != "title" and len(name) > MAX_NAME_LENGTH:
             report(field_name, f"“{name[:40]}…” is longer than {MAX_NAME_LENGTH} characters.")
@@ -749,11 +759,14 @@ def _check_names(fields: dict[str, object], owners: _NameOwners, report: _Report
     return target
 
 
-def _refuse_framing(field_name: str, name: str, owners: _NameOwners, report: _Reporter) -> None:
-    """A name search reads as no term ("what is", "pls": `NameFraming`) is refused, as `/alias
-    add` refuses such an alias; an import keeps a term stored with it before (frame72), so that
-    the server's own export imports back."""
-    refused = framing_refusal(name, "a name")
+def _refuse_read_away(
+    field_name: str, name: str, refused: str, owners: _NameOwners, report: _Reporter
+) -> None:
+    """A name search does not read as it is written is refused (`refused` says why), as `/alias
+    add` refuses such an alias: one only a question's wording ("what is", "pls": `NameFraming`),
+    or one starting with markup search reads away ("# zorb": `markup_read_away`). An import
+    keeps a term stored with it before (frame72), so that the server's own export imports
+    back."""
     if report.keep_old and owners.is_old_pair(report.candidate, name, None, ""):
         report.keep_stored(
             field_name, f"{refused} Kept as stored (stored before such names were refused)."

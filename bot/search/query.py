@@ -762,15 +762,6 @@ def read_otherwise(normalized: str) -> str | None:
     return core if squeezed and squeezed != normalized.replace(" ", "").replace("'", "") else None
 
 
-def markup_read_away(name: str) -> str | None:
-    """How search reads a name that starts with Discord markup it reads away (a heading,
-    subtext or list mark: "# zorb" is "zorb"), or None where it reads the name as written
-    (normalised). An alias so written would never be found typed as added."""
-    written = normalize(name)
-    read = normalize(without_chat_markup(name))
-    return read if read != written else None
-
-
 # A made-up term put beside a name to see whether search leaves the name out (`only_framing`).
 _PROBE_TERM = "zorbquux"
 

@@ -187,12 +187,12 @@ def refused_since(
     """`check --db`'s warnings for what a server stored before it was refused (review72): a
     term's reference URL no browser opens (a port not a number, no host, a control character),
     a term's name (frame72) or an alias that is only a question's wording or filler ("what
-    is": `only_framing`), and an alias search reads without the markup at its start ("# zorb":
-    `markup_read_away`)."""
+    is": `only_framing`), and a term's name or an alias search reads without the markup at its
+    start ("# zorb": `markup_read_away`)."""
     from bot.glossary.check import reference_problem
-    from bot.glossary.name_rules import framing_refusal, markup_refusal
+    from bot.glossary.name_rules import framing_refusal, markup_read_away, markup_refusal
     from bot.glossary.problems import Problem
-    from bot.search.query import markup_read_away, only_framing
+    from bot.search.query import only_framing
 
     where = f"server {scope}"
     ordered = sorted(terms, key=lambda t: t.id)
@@ -216,6 +216,17 @@ def refused_since(
         for term in ordered
         for name in term.names
         if only_framing(name)
+    ]
+    problems += [
+        Problem(
+            "warning",
+            where,
+            f"term “{term.title}” (id {term.id!r}): {markup_refusal(name, read, 'a name')} "
+            "Stored before such names were refused, it is kept and shown: rename it (/term edit).",
+        )
+        for term in ordered
+        for name in term.names
+        if not only_framing(name) and (read := markup_read_away(name)) is not None
     ]
     problems += [
         Problem("warning", where, f"alias {framing_refusal(alias)} Remove it (/alias remove).")

@@ -24,7 +24,9 @@ async def test_the_stats_menu_says_its_term_was_removed_since_the_list_was_made(
     """Plan line V36: `/stats` offers "zorblx" → Zorblax; another moderator removes Zorblax; the
     pick answered `/alias add`'s "I could not find the term “zorblax”. Pick one from the list.",
     an id the moderator never typed and a list the menu does not have. Now it says the term is
-    gone from the glossary, nothing was added, and `/stats` makes a fresh list."""
+    gone from the glossary, nothing was added, and `/stats` makes a fresh list. left75: "this
+    server's glossary", as a card's button says of a removed term (`replies.gone_from`, the one
+    reading; it said "the glossary" before)."""
     fake = scene.fake
     assert (await add_term(scene))["content"].startswith("Added **Zorblax**")
     store.record_miss(scene.guild.id, "zorblx")
@@ -44,8 +46,8 @@ async def test_the_stats_menu_says_its_term_was_removed_since_the_list_was_made(
     picked = await fake.select(scene.moderator, message, menu["custom_id"], [option["value"]])
     answer = (await picked.final_message())["content"]
     assert answer == (
-        "The term this menu offered for “zorblx” is no longer in the glossary, so nothing was"
-        " added. Run `/stats` again for a fresh list."
+        "The term this menu offered for “zorblx” is no longer in this server's glossary, so"
+        " nothing was added. Run `/stats` again for a fresh list."
     ), answer
     assert await store.list_aliases(scene.guild.id) == []
 

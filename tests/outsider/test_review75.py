@@ -53,7 +53,10 @@ def test_a_reference_with_userinfo_urlparse_refuses_is_said_without_its_password
         tmp_path, capsys, "ours.toml", ONE_ENTRY + f'reference = "{reference}"\n'
     )
     assert code == 1, said
-    assert "Reference: reference URL has a user name or password before its host" in said, said
+    assert (
+        "Reference: reference URL has a user name and a password (“name:password@”) before its host"
+        in said
+    ), said
     assert "s3cret" not in said, said
 
 

@@ -36,7 +36,7 @@ from bot.glossary.letters import MARKER, fit
 from bot.search import SearchResult
 from bot.search.local import LocalGlossary
 from bot.sizes import said_count
-from bot.storage import PERIODS, Miss, Period, StorageError, period_start
+from bot.storage import DM_SCOPE, PERIODS, Miss, Period, StorageError, period_start
 
 if TYPE_CHECKING:
     from bot.discord_app.app import GlossaryBot
@@ -191,9 +191,11 @@ class MissToAliasSelect(Restorable[discord.ui.Select[Any]], template=r"gb:miss2a
         if miss is None:
             await refuse(interaction, GONE_MISS)
             return
+        scope = interaction.guild_id or DM_SCOPE
         gone = (
-            f"The term this menu offered for {echo_quoted(miss)} is no longer in the glossary, so"
-            " nothing was added. Run `/stats` again for a fresh list."
+            f"The term this menu offered for {echo_quoted(miss)} is no longer in "
+            f"{await interaction.client.state.gone_from(scope, entry_id)}, so nothing was added. Run "
+            "`/stats` again for a fresh list."
         )
         await add_alias(interaction, miss, entry_id, gone=gone)
 
