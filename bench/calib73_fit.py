@@ -5,7 +5,7 @@ two thresholds chosen on those out-of-fold predictions (task calib73, issue #12 
     OPENBLAS_NUM_THREADS=1 python bench/calib73_fit.py RECORDS [--whatif] [--numbers]
 
 RECORDS: `calib73_table.py --all --dump FILE` (every slice: the what-if needs them), or
-`bench/results/calib74_offers.jsonl.gz` (the tuning offers the shipped model was fitted on:
+`bench/results/calib75_offers.jsonl.gz` (the tuning offers the shipped model was fitted on:
 `--numbers` prints it as `bot/search/calibration.py` carries it).
 
 Two models, the same signals: one over cards (P(card right): a card under the demotion threshold
@@ -41,12 +41,16 @@ from bot.search.calibration import NAMES  # noqa: E402
 
 Record = dict[str, Any]
 L2 = 1.0
-SHARE = (
-    0.0435  # main's held-out wrong share when refitted (relevance-main73.txt; 0.0436 for calib73)
-)
-# The tuning slices' offers the shipped model was fitted on (dev..dev27, everyday*, chat; calib
-# not), written from `calib73_table.py --all` on d417d84e (calib74's refit)
-OFFERS = ROOT / "bench/results/calib74_offers.jsonl.gz"
+# main's held-out wrong share when refitted (relevance-main74.txt, test..test36, for calib75;
+# 0.0435 for calib74, 0.0436 for calib73)
+SHARE = 0.0429
+# The tuning slices' offers the shipped model was fitted on (calib75's refit: dev..dev28,
+# everyday*, chat; calib not, dev29 not), written from `calib73_table.py --all --dump ALL` on
+# main c7914483 (long74 and fix74 merged) with `--all --slices dev29,test37` appended after
+# merging main 1c3e223e (blind75's pair; no search change), by
+# `calib73_fit.py ALL --leave-out dev29 --write-offers bench/results/calib75_offers.jsonl.gz`
+# (calib74's: dev..dev27 on d417d84e)
+OFFERS = ROOT / "bench/results/calib75_offers.jsonl.gz"
 
 
 def values(r: Record) -> list[float]:
@@ -222,15 +226,28 @@ def main() -> int:
     parser.add_argument(
         "--extra", action="store_true", help="the cards model reads calib74's signals too"
     )
+    parser.add_argument(
+        "--leave-out", default="", help="tuning slices not fitted on (calib75: dev28 or not)"
+    )
+    parser.add_argument(
+        "--write-offers", help="write the tuning offers fitted on here (gzipped JSON lines)"
+    )
+    parser.add_argument(
+        "--save-model", help="write the offers model and threshold here (JSON: the what-if's)"
+    )
     args = parser.parse_args()
     global EXTRA
     EXTRA = args.extra
     every = load(args.records)
-    rows = tuning(every)
+    left_out = set(filter(None, args.leave_out.split(",")))
+    rows = [r for r in tuning(every) if r["slice"] not in left_out]
+    if args.write_offers:
+        with gzip.open(args.write_offers, "wt") as out:
+            out.writelines(json.dumps(r) + "\n" for r in rows if not r["card"])
     cards = [r for r in rows if r["card"]]
     offers = [r for r in rows if not r["card"]]
     print(f"tuning slices {len({r['slice'] for r in rows})}: {len(rows)} rows answered")
-    # an offers-only file (calib74_offers.jsonl.gz) has no cards: that model is left out
+    # an offers-only file (calib75_offers.jsonl.gz) has no cards: that model is left out
     groups = {name: group for name, group in (("cards", cards), ("offers", offers)) if group}
     if args.whatif and len(groups) < 2:
         print("--whatif needs cards and offers: `calib73_table.py --all --dump FILE`'s records")
@@ -276,6 +293,16 @@ def main() -> int:
         )
     if args.numbers and "offers" in models:
         print(numbers(models["offers"]))
+    if args.save_model and "offers" in models:
+        mean, scale, w = models["offers"]
+        model = {
+            "MEAN": mean.tolist(),
+            "SCALE": scale.tolist(),
+            "WEIGHTS": w[:-1].tolist(),
+            "BIAS": float(w[-1]),
+            "OFFER_CARDED": thresholds["offers"],
+        }
+        Path(args.save_model).write_text(json.dumps(model))
     if args.whatif:
         whatif(every, models, thresholds)
     return 0
@@ -330,10 +357,16 @@ def whatif(every: list[Record], models: dict[str, Any], thresholds: dict[str, fl
 
 
 def tally(c: Counter, r: Record, carded: bool) -> None:
-    """Count a record as a card (its first choice carded) or an offer (the same entry first)."""
+    """Count a record as a card (its first choice carded), the card fix74's remedy rule makes of
+    an offer the step leaves (recorded since calib75), or an offer (the same entry first)."""
     if carded:
         c[r["verdict"]] += 1
-    c["card3"] += bool(r["card3_as_card"] if carded else r["card3_as_offer"])
+        c["card3"] += bool(r["card3_as_card"])
+    elif r.get("remedy"):
+        c[r["remedy"]] += 1
+        c["card3"] += bool(r["remedy_card3"])
+    else:
+        c["card3"] += bool(r["card3_as_offer"])
 
 
 if __name__ == "__main__":

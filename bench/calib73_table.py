@@ -138,7 +138,24 @@ def record(case: Case, weighed: Any, final: Any, index: SearchIndex, near: Neigh
             and index.entries[nxt].category == index.entries[first].category,
         )._asdict(),
         "n_offers": len(weighed.suggestions),  # a card's offers are those beside it
+        # what fix74's remedy rule (after the step) makes of an offer the step leaves: its card's
+        # verdict and card/3, None where it cards nothing (calib75: the what-if counts it)
+        **remedy(case, weighed, final),
         **extra(case, weighed, index, first, near),
+    }
+
+
+def remedy(case: Case, weighed: Any, final: Any) -> Record:
+    """The card `_remedy_carded` makes of an offer the step was given and left (`final` searched
+    without the step): its verdict and whether the right entry is it or among its first three
+    offers; None where the answer stays an offer (or was a card already)."""
+    if weighed.entry is not None or final.entry is None:
+        return {"remedy": None, "remedy_card3": False}
+    off = case.kind in OFF_TOPIC_KINDS
+    shown = [final.entry.id, *(s.id for s in final.suggestions[:3])]
+    return {
+        "remedy": "off" if off else "right" if case.accepts(shown[0]) else "wrong",
+        "remedy_card3": not off and any(case.accepts(c) for c in shown),
     }
 
 

@@ -19,11 +19,10 @@ from .probe_files import ProbeFile, no_card, the_asked_card
 # Probes that fail on this branch: strict expected failures, so one that starts passing fails the
 # suite and is moved out of here. Each gets its entry offered first or second at 82-83, under the
 # card bar: the meaning's cosine is 0.56-0.65, under `UNNAMED_COSINE`, or its lead under
-# `UNNAMED_LEAD` (bench/results/semantic.md "bar56").
+# `UNNAMED_LEAD` (bench/results/semantic.md "bar56"). The 70b model's 4-bit base with adapters
+# (QLoRA) left the set with calib75's refit: an offer with its entry first, the model's card.
 STILL_FAILING: set[str] = {
     "hmm what's the setup where a big model's outputs are used to train a smaller one",
-    "i keep running out of gpu memory when fine tuning a 70b model. what's the method that loads"
-    " the base in 4-bit and trains adapters on top",
     "we let a model grade our chatbot's answers. what's that approach called",
     "i want people to be able to ask the model to ignore the system prompt and it shouldn't."
     " what's the idea that ranks system over user messages",

@@ -32,7 +32,7 @@ def _fit_script():  # type: ignore[no-untyped-def]
 def test_shipped_numbers_are_the_scripts_fit() -> None:
     script = _fit_script()
     offers = [r for r in script.tuning(script.load(script.OFFERS)) if not r["card"]]
-    assert len(offers) == 1591
+    assert len(offers) == 1646
     (mean, scale, weights), threshold = script.fitted_offers(offers)
     assert np.allclose(calibration.MEAN, mean, rtol=1e-9, atol=1e-12)
     assert np.allclose(calibration.SCALE, scale, rtol=1e-9, atol=1e-12)
@@ -42,7 +42,7 @@ def test_shipped_numbers_are_the_scripts_fit() -> None:
 
 
 def test_the_script_prints_the_shipped_model_from_the_offers_file() -> None:
-    """`calib73_fit.py bench/results/calib74_offers.jsonl.gz --numbers`, as its docstring says.
+    """`calib73_fit.py bench/results/calib75_offers.jsonl.gz --numbers`, as its docstring says.
     Failed before (mend73): IndexError in np.quantile, the file holds no cards to fit."""
     ran = subprocess.run(
         [sys.executable, "bench/calib73_fit.py", str(_fit_script().OFFERS), "--numbers"],
@@ -66,7 +66,7 @@ def test_the_script_prints_the_shipped_model_from_the_offers_file() -> None:
     assert pytest.approx(calibration.BIAS, rel=1e-9) == float(said["BIAS"])
 
 
-# Tuning rows (dev3..dev24) that were offers with the right entry first and are now its card:
+# Tuning rows (dev..dev24) that were offers with the right entry first and are now its card:
 # each failed before the step (an offer, no card).
 CARDED = [
     (
@@ -83,10 +83,17 @@ CARDED = [
         "continuous-batching",
     ),
     ("why do some tokenizers start from the 256 possible byte values", "byte-level"),
-    # carded since calib74's refit (offers under calib73's numbers: failed before it); the refit
-    # offers teacher-forcing (dev22) and adam (dev25) again, their right entry still first
+    # carded since calib74's refit (offers under calib73's numbers: failed before it)
     ("how does the model not peek at future words during training?", "causal-mask"),
     ("how do i restrict the model so it can only output yes or no", "constrained-decoding"),
+    # carded since calib75's refit on dev..dev28 (offers under calib74's numbers, the right
+    # entry first: failed before it); it cards teacher-forcing (dev22) and adam (dev25) again
+    ("how surprised the model is by text", "perplexity"),
+    (
+        "mobile dev: why does the attention matrix in my toy gpt have its upper triangle set to "
+        "minus infinity before softmax?",
+        "causal-mask",
+    ),
 ]
 
 

@@ -40,7 +40,7 @@ test_the_probes_are_the_ones_written = PROBES.counted({"card": 16, "none": 11})
 # copied from no slice): main offers the entry first, the meaning's first at 0.65 or more, the
 # description stage's clear first, the text leaning to the field. Carded by the reverted rule,
 # so strict expected failures.
-@pytest.mark.xfail(strict=True, reason="reverted: both stages' lone offer stays an offer")
+# The first is a card since calib75's refit (the calibrated offer model, not offer43's rule).
 @pytest.mark.parametrize(
     ("query", "entry"),
     [
@@ -49,7 +49,13 @@ test_the_probes_are_the_ones_written = PROBES.counted({"card": 16, "none": 11})
             "user reads the reply?",
             "hallucination-detection",
         ),
-        ("how does a robot voice read a book out loud like a person?", "text-to-speech"),
+        pytest.param(
+            "how does a robot voice read a book out loud like a person?",
+            "text-to-speech",
+            marks=pytest.mark.xfail(
+                strict=True, reason="reverted: both stages' lone offer stays an offer"
+            ),
+        ),
     ],
 )
 def test_both_stages_agreeing_on_a_short_question_card_it(
