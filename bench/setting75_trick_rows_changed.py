@@ -5,6 +5,9 @@ frames alone, `as_main`) against the checkout's, over the rows writing "trick"-l
 "in ... how does/do/did/can/would it".
 
     OPENBLAS_NUM_THREADS=1 python bench/setting75_trick_rows_changed.py [--slices ...]
+
+The frames failed ship rule v3 on held out and were reverted: run it on commit f398f130, where
+they stand (after the revert both sides read main's frames and no row changes).
 """
 
 from __future__ import annotations

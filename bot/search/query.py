@@ -1405,35 +1405,15 @@ _POINTED_PART = re.compile(
 )
 
 
-# "vllm's memory trick", "in vllm, how does it serve so many users ...": a doer owning a trick,
-# or the place a question about how "it" works something out is set (task setting75)
-_OWN_TRICK = re.compile(
-    r"^(?:'s|’s| s)? (?:[a-z-]+ )?(?:trick|tricks|secret|secrets|technique|techniques|mechanism)\b"
-)
-_IN_DOER = re.compile(r"(?:^| )in ?$")
-_HOW_DOES_IT = re.compile(
-    r"^(?: [^ ]+){0,3}? how (?:does|do|did|can|would) it (?:actually |really |even |just )?"
-    r"(?:serve|know|knows|work out|figure out|decide|tell|keep track|remember|choose|pick"
-    r"|handle|deal with|avoid|stop|compute|calculate|encode|represent|store|turn|squeeze|fit"
-    r"|get)\b"
-)
-
-
 def mechanism_setting(before: str, after: str) -> bool:
     """Whether a name between the text `before` and `after` it is only the setting of a
     question about how it works out something or about a part of it the text does not name:
     the subject of "how does X know / work out / encode ..." ("how does pytorch know the
     derivatives"), or beside "what is this object", "what kind of reward did it ...", "the 70
-    part" in a text that compares nothing. For a tool or model's name (task part72). Also the
-    owner of a trick ("vllm's memory trick") and the place "how does it ..." is asked in ("in
-    vllm, how does it serve so many users ...") (task setting75)."""
-    if _OWN_TRICK.match(after):  # the trick is asked, whatever it is set beside
-        return True
+    part" in a text that compares nothing. For a tool or model's name (task part72)."""
     if not COMPARING.isdisjoint(f"{before} {after}".split()):
         return False
     if _HOW_DOES.search(before[-COUNTED_TAIL:]) and _WORKS_OUT.match(after):
-        return True
-    if _IN_DOER.search(before) and _HOW_DOES_IT.match(after):
         return True
     return _POINTED_PART.search(before) is not None or _POINTED_PART.search(after) is not None
 
