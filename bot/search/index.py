@@ -289,11 +289,15 @@ def _side_offered(other: SearchResult, written: str) -> Suggestion | None:
     return near[0] if alone and near[0].score >= SIDE_TYPO_SCORE else None
 
 
+_GRAM_WORD = re.compile(r"[a-z0-9][a-z0-9.+]*[a-z0-9]|[a-z0-9]")
+
+
 def _grams(*texts: str) -> set[str]:
-    """The words and two-word phrases of each of `texts`, normalised ("gpt-4o" -> "gpt 4o")."""
+    """The words and two-word phrases of each of `texts`, lowered, apart at anything but
+    letters, digits, "." and "+" ("gpt-4o" -> "gpt 4o", as `normalize` writes it)."""
     grams: set[str] = set()
     for text in texts:
-        words = re.findall(r"[a-z0-9][a-z0-9.+]*[a-z0-9]|[a-z0-9]", normalize(text))
+        words = _GRAM_WORD.findall(text.lower())
         grams.update(words)
         grams.update(f"{a} {b}" for a, b in pairwise(words))
     return grams
@@ -608,26 +612,40 @@ class SearchIndex:
     def _products(self) -> dict[str, int]:
         """Words and two-word phrases that only one tool or model's phrasings write (its
         `asked_as` and keywords) and no other entry's text, no word of them a common English
-        word or a number, none a name: the products it is the kind of ("llava", "gpt 4o": Vision-Language
-        Models; "midjourney": Diffusion Model), to its position (task setting75)."""
+        word or a number, none a name: the products it is the kind of ("llava", "gpt 4o":
+        Vision-Language Models; "midjourney": Diffusion Model), to its position (task setting75).
+        """
         known = common_words()
-        holders: dict[str, set[int]] = {}
-        own: dict[int, set[str]] = {}
+        candidates = {
+            gram: position
+            for position, entry in enumerate(self.entries)
+            if entry.kind in DOERS
+            for gram in _grams(*entry.asked_as, *entry.keywords)
+            if len(gram) > 2 and not any(word in known or word.isdigit() for word in gram.split())
+        }
+        wanted = {word for gram in candidates for word in gram.split()}
+        holders: dict[str, set[int]] = {}  # a wanted word -> the entries whose text writes it
+        texts: list[str] = []  # each entry's texts, their words apart by " ", the texts by " | "
         for position, entry in enumerate(self.entries):
-            phrasings = (*entry.asked_as, *entry.keywords)
-            texts = (entry.title, *entry.aliases, entry.summary, entry.definition, *phrasings)
-            for gram in _grams(*texts, entry.plain or ""):
-                holders.setdefault(gram, set()).add(position)
-            if entry.kind in DOERS:
-                own[position] = _grams(*phrasings)
+            parts = (entry.title, *entry.aliases, entry.summary, entry.definition, entry.plain)
+            lowered = [
+                " ".join(_GRAM_WORD.findall(part.lower()))
+                for part in (*parts, *entry.asked_as, *entry.keywords)
+                if part
+            ]
+            texts.append(f" {' | '.join(lowered)} ")
+            for word in wanted.intersection(" ".join(lowered).split()):
+                holders.setdefault(word, set()).add(position)
+
+        def held_by(gram: str) -> set[int]:
+            first, *rest = gram.split()
+            near = holders.get(first, set()).intersection(*(holders.get(w, ()) for w in rest))
+            return {position for position in near if f" {gram} " in texts[position]}
+
         return {
             gram: position
-            for position, grams in own.items()
-            for gram in grams
-            if holders[gram] == {position}
-            and len(gram) > 2
-            and not any(word in known or word.isdigit() for word in gram.split())
-            and not self._is_name(compact(gram))
+            for gram, position in candidates.items()
+            if held_by(gram) == {position} and not self._is_name(compact(gram))
         }
 
     def _product_setting_read(self, result: SearchResult, overlay: Aliases) -> SearchResult:
