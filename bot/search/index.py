@@ -20,6 +20,7 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from functools import cache, cached_property
+from itertools import pairwise
 from typing import TYPE_CHECKING, Literal
 
 from bot.collector import collector_paused
@@ -35,6 +36,7 @@ from bot.search.everyday import (
     GLOSSARY_WORD_ENTRIES,
     NEAR_COSINE,
     coinage_split,
+    common_words,
     everyday_object,
     everyday_rest,
     everyday_sense,
@@ -131,6 +133,7 @@ from bot.search.query import (
     pastes_log,
     plainly_in_passing,
     plural_variants,
+    product_setting,
     query_core,
     quote_split,
     scene_only,
@@ -204,6 +207,9 @@ _ID_TIER = TIER[NameKind.ID]
 _WRITTEN_OUT = frozenset({"exact", "id", "server-alias", "alias", "acronym", "expansion", "plural"})
 # How a card is found when no name rule decided it: its name may still be written in the text.
 _WEIGHED = frozenset({"description", "semantic", "match-term"})
+# How a tool or model's card is found by a product its phrasings name (`_product_setting_read`)
+_PRODUCT_READ = frozenset({"description", "semantic"})
+
 # How a card is found by one of its names whole (not a typo, a plural or a start of it): a
 # longer text's footer quotes that name (`_name_written`).
 _NAMED_OUTRIGHT = frozenset({"alias", "acronym", "expansion"})
@@ -285,6 +291,20 @@ def _side_offered(other: SearchResult, written: str) -> Suggestion | None:
         return None
     alone = len(near) == 1 or near[0].score > near[1].score
     return near[0] if alone and near[0].score >= SIDE_TYPO_SCORE else None
+
+
+_GRAM_WORD = re.compile(r"[a-z0-9][a-z0-9.+]*[a-z0-9]|[a-z0-9]")
+
+
+def _grams(*texts: str) -> set[str]:
+    """The words and two-word phrases of each of `texts`, lowered, apart at anything but
+    letters, digits, "." and "+" ("gpt-4o" -> "gpt 4o", as `normalize` writes it)."""
+    grams: set[str] = set()
+    for text in texts:
+        words = _GRAM_WORD.findall(text.lower())
+        grams.update(words)
+        grams.update(f"{a} {b}" for a, b in pairwise(words))
+    return grams
 
 
 class SearchIndex:
@@ -420,6 +440,7 @@ class SearchIndex:
         said = spelled_versus(said)  # "gguf/safetensors which one": the sign read as "vs"
         result = self._search(said, overlay)
         result = self._asked_over_setting(result, overlay)
+        result = self._product_setting_read(result, overlay)
         normalized = result.normalized_query
         answered = result.entry is not None or result.status == "suggest"
         compares = answered and not PAIRING.isdisjoint(normalized.split())
@@ -590,6 +611,94 @@ class SearchIndex:
             normalized_query=result.normalized_query,
             suggestions=(offer, *rest)[:MAX_SUGGESTIONS],
         )
+
+    @cached_property
+    def _products(self) -> dict[str, int]:
+        """Words and two-word phrases that only one tool or model's phrasings write (its
+        `asked_as` and keywords) and no other entry's text, no word of them a common English
+        word or a number, none a name: the products it is the kind of ("llava", "gpt 4o":
+        Vision-Language Models; "midjourney": Diffusion Model), to its position (task setting75).
+        """
+        known = common_words()
+        candidates = {
+            gram: position
+            for position, entry in enumerate(self.entries)
+            if entry.kind in DOERS
+            for gram in _grams(*entry.asked_as, *entry.keywords)
+            if len(gram) > 2 and not any(word in known or word.isdigit() for word in gram.split())
+        }
+        wanted = {word for gram in candidates for word in gram.split()}
+        holders: dict[str, set[int]] = {}  # a wanted word -> the entries whose text writes it
+        texts: list[str] = []  # each entry's texts, their words apart by " ", the texts by " | "
+        for position, entry in enumerate(self.entries):
+            parts = (entry.title, *entry.aliases, entry.summary, entry.definition, entry.plain)
+            lowered = [
+                " ".join(_GRAM_WORD.findall(part.lower()))
+                for part in (*parts, *entry.asked_as, *entry.keywords)
+                if part
+            ]
+            texts.append(f" {' | '.join(lowered)} ")
+            for word in wanted.intersection(" ".join(lowered).split()):
+                holders.setdefault(word, set()).add(position)
+
+        def held_by(gram: str) -> set[int]:
+            first, *rest = gram.split()
+            near = holders.get(first, set()).intersection(*(holders.get(w, ()) for w in rest))
+            return {position for position in near if f" {gram} " in texts[position]}
+
+        return {
+            gram: position
+            for gram, position in candidates.items()
+            if held_by(gram) == {position} and not self._is_name(compact(gram))
+        }
+
+    def _product_setting_read(self, result: SearchResult, overlay: Aliases) -> SearchResult:
+        """A tool or model's card reached without its name, by a product only its phrasings
+        name, where the product is the place the question is set ("in llava, which part looks
+        at the picture", "which part of llava ...", "how does gpt-4o read an image ...":
+        `product_setting`): the text is read again with the product written as the card's
+        title ("in vision-language models, which part ..."), so the rules for a name written as
+        a setting read it; where that reading cards or offers first another entry, it stands,
+        the card offered after its first choice. Where it leads with the card, the card stays
+        ("how does llava work") (task setting75)."""
+        card = result.entry
+        if card is None or card.kind not in DOERS or result.strategy not in _PRODUCT_READ:
+            return result
+        position = self.positions[card.id]
+        text = result.normalized_query
+        if any(found.entry == position for found in self._names_in(text)):
+            return result
+        for gram in sorted(_grams(text), key=len, reverse=True):
+            if self._products.get(gram) != position:
+                continue
+            for found in re.finditer(rf"(?<![\w-]){re.escape(gram)}(?![\w-])", text):
+                if not product_setting(text[: found.start()], text[found.end() :]):
+                    continue
+                # the text as typed, the product written as the title: "?" says it asks
+                typed = re.compile(
+                    r"(?<![\w-])" + r"[\s-]+".join(map(re.escape, gram.split())) + r"(?![\w-])",
+                    re.IGNORECASE,
+                )
+                retold = typed.sub(card.title.lower(), result.query[:MAX_QUERY], count=1)
+                if retold == result.query[:MAX_QUERY]:
+                    return result
+                own = self._search(retold, overlay)
+                offered = Suggestion(card.id, card.title, result.score, result.strategy)
+                if own.entry is not None and own.entry != card:
+                    rest = tuple(s for s in own.suggestions if s.id != card.id)
+                    choices = (offered, *rest)
+                elif own.entry is None and own.suggestions and own.suggestions[0].id != card.id:
+                    rest = tuple(s for s in own.suggestions[1:] if s.id != card.id)
+                    choices = (own.suggestions[0], offered, *rest)
+                else:
+                    return result
+                return replace(
+                    own,
+                    query=result.query,
+                    normalized_query=text,
+                    suggestions=choices[:MAX_SUGGESTIONS],
+                )
+        return result
 
     def _first_side_carded(
         self, result: SearchResult, pair: tuple[str, str], side: Callable[[str], SearchResult]

@@ -1421,6 +1421,35 @@ def mechanism_setting(before: str, after: str) -> bool:
     return _POINTED_PART.search(before) is not None or _POINTED_PART.search(after) is not None
 
 
+# "in llava, which part ...", "which part of llava ...", "how does gpt 4o read ...", "llava's
+# vision tower": a product's name as the place a question is set (`product_setting`)
+_IN_PRODUCT = re.compile(r"(?:^| )(?:in|inside|within) (?:the |a |an )?$")
+_ASKS_AFTER = re.compile(r"^(?: [^ ]+){0,2}? (?:which|what|whats|what's|what’s|how|where)\b")
+_PART_OF_PRODUCT = re.compile(
+    r"\b(?:which|what) (?:[a-z-]+ )?(?:part|parts|piece|bit|component|module|layer|thing)"
+    r" (?:[a-z-]+ )?(?:of|in|inside) (?:the |a |an )?$"
+)
+_POSSESSIVE = re.compile(r"^(?:'s|’s) [a-z]")
+_WORKS = re.compile(r"\bwork(?:s|ing)?\b")
+
+
+def product_setting(before: str, after: str) -> bool:
+    """Whether a product's name between the text `before` and `after` it is the place a question
+    is set, another thing asked: after "in" with a question following ("in llava, which part
+    looks at the picture"), after "which part of" ("which part of llava ..."), the subject of
+    "how does X ..." but not of "... work" ("how does gpt 4o read an image"), or owning
+    something ("llava's vision tower"). What the place holds is then asked about, not the place
+    (task setting75)."""
+    if _IN_PRODUCT.search(before) and _ASKS_AFTER.match(after):
+        return True
+    if _PART_OF_PRODUCT.search(before[-COUNTED_TAIL:]):
+        return True
+    if _HOW_DOES.search(before[-COUNTED_TAIL:]) and after.startswith(" "):
+        # "how do midjourney / stable diffusion type generators actually work": itself asked
+        return _WORKS.search(after) is None
+    return _POSSESSIVE.match(after) is not None
+
+
 # "without a graphics card", "skip hbm", "far slower than a graphics card", "unlike throughput",
 # "instead of ddpm", "like layernorm but ...": the name as what the thing asked about is not, is
 # without, replaces or is measured against (`contrast_only`). "vs" / "versus" set two sides side
