@@ -62,7 +62,7 @@ from bot.discord_app.term_drafts import Draft, DraftUnread
 from bot.glossary.keys import compact
 from bot.glossary.lookalikes import glossary_name_alike, same_name
 from bot.glossary.models import Entry
-from bot.glossary.server_terms import ServerTerm, TermDraft
+from bot.glossary.server_terms import ServerTerm, TermDraft, home_of
 from bot.search.local import LocalGlossary
 from bot.search.query import read_alone
 from bot.storage import (
@@ -431,7 +431,7 @@ def named_already(local: LocalGlossary, title: str) -> str | None:
     found = local.index.search(title, local.aliases)
     if found.entry is not None and found.strategy in _BY_NAME:
         return (
-            f"{echo_quoted(title, name=True)} is already in this server's glossary: "
+            f"{echo_quoted(title, name=True)} is already in {home_of(found.entry)}: "
             f"**{echo_name(found.entry.title, mid_line=True)}**, which `/define` opens. "
             "Nothing was queued."
         )
