@@ -46,6 +46,7 @@ from bot.discord_app.items import (
     shown_as_typed,
     submitted_values,
     suggest_button,
+    suggested_title,
     suggestion_refusal,
     typed_back,
 )
@@ -120,10 +121,11 @@ async def open_suggestion(interaction: Interaction, title: str, definition: str 
     if interaction.guild_id is None:
         await reply(interaction, "Suggestions go to a server's moderators: suggest it there.")
         return
-    unnamable = name_refused(title) if title else None
+    unnamable = name_refused(title) if title else None  # said of the name as typed
     if unnamable is not None:  # the form's submit would say so, after the member wrote it
         await reply(interaction, unnamable)
         return
+    title = suggested_title(title)
     # The checks below leave the form its time: made only while they can be (an interaction
     # held up on its way, or a slow draft read, left them the form's last second); the
     # submit checks again either way.
@@ -370,6 +372,7 @@ class SuggestCog(ServerOnly, commands.Cog):
         if refusal is not None:  # no moderator could accept it: say so now, not after review
             await reply(interaction, refusal)
             return
+        title = suggested_title(title)  # "# Quux" is queued as "Quux"
         store = self.state.store
         if store is None:  # what was typed comes back: the form is gone
             await _give_back(interaction, f"{storage_down(self.state)} What you typed:", values)
