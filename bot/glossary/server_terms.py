@@ -1100,6 +1100,13 @@ def overlay_entry(
     )
 
 
+def entry_probe(fields: Mapping[str, object]) -> Entry:
+    """The entry `fields` (a record's values by field name) would be, for `check`'s rules
+    alone (`entry_problems`): a data file's entry refused for another field, say."""
+    entry_id = fields.get("id")
+    return _entry_of(fields, entry_id if isinstance(entry_id, str) and entry_id else "probe", ())
+
+
 def _entry_of(
     fields: Mapping[str, object],
     entry_id: str,
