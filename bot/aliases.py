@@ -25,6 +25,7 @@ from bot.glossary.name_rules import (
     name_refusal,
 )
 from bot.glossary.server_terms import ServerTerm, TermProblem
+from bot.search import SearchResult
 from bot.search.index import Aliases, SearchIndex
 from bot.search.local import LocalGlossary, compile_local
 from bot.search.query import only_framing, query_core
@@ -154,13 +155,33 @@ def _bundled(paths: tuple[Path, ...] | None) -> tuple[Glossary, SearchIndex]:
 
 
 def server_glossary_of(
-    terms: Sequence[ServerTerm], glossary_paths: Sequence[Path] | None
+    terms: Sequence[ServerTerm],
+    glossary_paths: Sequence[Path] | None,
+    aliases: Mapping[str, str] | None = None,
 ) -> LocalGlossary:
     """What a server's aliases are checked against outside the bot (`aliases import`): the
     names of the glossary the bot serves (`glossary_paths`, the setting's; None: the bundled
-    data) with the server's own terms among them, as `/alias add` sees it."""
+    data) with the server's own terms among them, as `/alias add` sees it (and its stored
+    `aliases`, key -> entry id, for `stats`' misses)."""
     glossary, bundled = _bundled(tuple(glossary_paths) if glossary_paths else None)
-    return compile_local(glossary, bundled, terms, {})
+    return compile_local(glossary, bundled, terms, aliases or {})
+
+
+def miss_answered(query: str, local: LocalGlossary, guess: SearchResult | None = None) -> bool:
+    """Whether a missed search is no gap left in the server's glossary `local`: it opens a card
+    now (`guess`: its search now, if made) and can be no alias of it, being a name of its own
+    (a term added since, a suggestion accepted, an entry an upgrade brought), as an alias made
+    of a miss clears it. One search now places but by no name of its own is still a gap. The
+    one reading of `/stats`' and `glossary-bot stats`' "searches that found nothing"."""
+    if guess is None:
+        guess = local.index.search(query, local.aliases)
+    if guess.entry is None:
+        return False
+    try:
+        check_alias(query, guess.entry.id, local.index, local.aliases)
+    except AliasRejected:
+        return True
+    return False
 
 
 def compiled_aliases(local: LocalGlossary, aliases: Mapping[str, str]) -> ServerAliases:

@@ -13,7 +13,8 @@ import discord
 
 from bot import limits
 from bot.glossary.letters import fit
-from bot.glossary.name_rules import framing_refusal, name_refusal
+from bot.glossary.markup import without_chat_markup
+from bot.glossary.name_rules import framing_refusal, markup_read_away, name_refusal
 from bot.search.query import only_framing
 
 I = TypeVar("I", bound=discord.ui.Item[Any])  # noqa: E741  (discord.py's own name for it)
@@ -76,6 +77,20 @@ def suggest_button(query: str) -> discord.ui.Button[Any]:
 def suggested_name(query: str) -> str:
     """The name "Suggest it" puts in the form for a missed `query`: one line, cut to fit."""
     return " ".join(query.split())[:SUGGEST_QUERY]
+
+
+def suggested_title(title: str) -> str:
+    """A suggestion's name as search reads it: Discord markup it reads away at the start (a
+    heading, subtext or list mark: "# Zorbqx" is "Zorbqx", `markup_read_away`) left off, the
+    member's case kept. What they looked for, and a name a moderator can accept: a term's name
+    may not keep the mark (left75), and the form that accepts it refused it on save. Every
+    door a suggestion's name comes in by: `/suggest`'s term, "Suggest it", the form's own;
+    after `suggestion_refusal`, which says its refusals of the name as typed (a mention, which
+    search also reads away, is refused, not dropped)."""
+    if markup_read_away(title) is None:
+        return title
+    read = " ".join(without_chat_markup(title).split())
+    return read or title
 
 
 def suggestion_refusal(title: str) -> str | None:

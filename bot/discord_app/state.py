@@ -23,7 +23,13 @@ from bot.discord_app.items import carried
 from bot.discord_app.member_searches import MemberSearches
 from bot.discord_app.term_drafts import Drafts
 from bot.glossary import Glossary, GlossaryError, Problem, load_glossary_warned
-from bot.glossary.server_terms import MAX_ID_LENGTH, MAX_TERMS, MAX_TEXT_BYTES
+from bot.glossary.server_terms import (
+    BUNDLED_HOME,
+    MAX_ID_LENGTH,
+    MAX_TERMS,
+    MAX_TEXT_BYTES,
+    SERVER_SOURCE,
+)
 from bot.glossary.slug import SLUG_PATTERN
 from bot.own_thread import on_own_thread
 from bot.search.index import SearchIndex
@@ -353,11 +359,11 @@ class BotState:
         across restarts, as this run's `bundled_ids` do not), else "the glossary". An id bundled
         in this run is the glossary's without a read; one the log cannot say of in time is
         this server's unless this run bundled it."""
-        server = "this server's glossary"
+        server = SERVER_SOURCE.name
         if entry_id in self.bundled_ids or scope == DM_SCOPE or not _term_id(entry_id):
-            return "the glossary"
+            return BUNDLED_HOME
         if self.store is None:
-            return "the glossary"  # no database: no server terms
+            return BUNDLED_HOME  # no database: no server terms
         try:
             ever = await asyncio.wait_for(
                 self.store.ever_a_term(scope, entry_id), self.read_timeout / 4
@@ -365,7 +371,7 @@ class BotState:
         except Exception:
             log.warning("could not read the term log of %s", scope, exc_info=True)
             return server
-        return server if ever else "the glossary"
+        return server if ever else BUNDLED_HOME
 
     async def lookup_count(self, scope: int, entry_id: str) -> int | None:
         """All-time lookups of an entry here, or None if the database does not say in time."""

@@ -174,13 +174,17 @@ class GlossaryError(ReportedError):
 
 
 def validate_fields(
-    kind: type[Any], item: object, report: Callable[[str], None]
+    kind: type[Any],
+    item: object,
+    report: Callable[[str], None],
+    rest: Callable[[dict[str, Any], frozenset[str]], None] | None = None,
 ) -> dict[str, Any] | None:
     """One record of a data file as its values by field name (`parse_fields`), or None; every
     problem found goes to `report`.
 
     Unknown keys are reported and set aside rather than failing the record, so the checks on its
-    content still run and one `check` lists all of an entry's problems.
+    content still run and one `check` lists all of an entry's problems. A record refused is
+    given to `rest` (its known keys, and those refused) to check what else it can.
     """
     known = field_keys(kind)
     if isinstance(item, dict) and not known.issuperset(item):
@@ -193,6 +197,8 @@ def validate_fields(
     except RecordError as exc:
         for message in exc.messages:
             report(message)
+        if rest is not None and isinstance(item, dict):
+            rest(item, exc.fields)
         return None
 
 

@@ -74,9 +74,10 @@ def field(
 class RecordError(ValueError):
     """A record pydantic refused; `messages` are its errors as short sentences."""
 
-    def __init__(self, messages: list[str]) -> None:
+    def __init__(self, messages: list[str], fields: frozenset[str] = frozenset()) -> None:
         super().__init__("; ".join(messages))
         self.messages = messages
+        self.fields = fields  # the keys refused (as the record spells them)
 
 
 def parse_record(kind: type[R], data: object) -> R:
@@ -95,7 +96,8 @@ def parse_fields(kind: type[Any], data: object) -> dict[str, Any]:
     try:
         validated = _model(kind).model_validate(data)
     except ValidationError as exc:
-        raise RecordError(describe_validation_error(exc)) from None
+        refused = frozenset(str(err["loc"][0]) for err in exc.errors() if err["loc"])
+        raise RecordError(describe_validation_error(exc), refused) from None
     return _from_model(kind, validated)
 
 

@@ -62,6 +62,15 @@ MAX_NAME_LENGTH = limits.AUTOCOMPLETE_NAME  # an acronym or other name; the titl
 # Ids travel in buttons' custom ids (at most 100 characters, with a prefix and a user id).
 MAX_ID_LENGTH = 60
 SERVER_SOURCE = SourceInfo(key=SERVER_SOURCE_KEY, name="this server's glossary", file="(server)")
+BUNDLED_HOME = "the glossary"  # where an entry that ships with the bot is, as members are told
+
+
+def home_of(entry: Entry) -> str:
+    """Where `entry` is, as a member is told: "this server's glossary" for a term of the
+    server's (or its wording of a bundled entry), "the glossary" for one that ships with the
+    bot, which no one in the server wrote."""
+    return SERVER_SOURCE.name if entry.worded_by_server else BUNDLED_HOME
+
 
 # How search reads a name typed alone (a name -> the words it looks up: "the Zorb ★" -> "zorb"),
 # given by the layer that may use search (`bot.search.query.read_alone`): a name read as
@@ -1089,6 +1098,13 @@ def overlay_entry(
             "sources": (*own.sources, *bundled.sources),
         }
     )
+
+
+def entry_probe(fields: Mapping[str, object]) -> Entry:
+    """The entry `fields` (a record's values by field name) would be, for `check`'s rules
+    alone (`entry_problems`): a data file's entry refused for another field, say."""
+    entry_id = fields.get("id")
+    return _entry_of(fields, entry_id if isinstance(entry_id, str) and entry_id else "probe", ())
 
 
 def _entry_of(

@@ -422,3 +422,24 @@ def test_a_match_term_that_is_another_entrys_name_is_named(tmp_path: Path) -> No
         "(theirs.toml), which search finds before a match term: text saying it finds that "
         "entry, never this one; drop the match term",
     ]
+
+
+def test_a_schema_error_hides_none_of_the_entry_s_other_problems(tmp_path: Path) -> None:
+    """tidy75 item 4: `check` stopped at an entry's schema error: a missing definition hid its
+    unknown category and bad reference, though README says it lists every problem. Each
+    field's problem, one line each; the field pydantic refused is said once, by pydantic."""
+    entry = (
+        '[[entries]]\nid = "alpha"\ntitle = "Alpha"\ncategory = "Fundemantals"\n'
+        'reference = "ftp://x"\naliases = "not a list"\n'
+    )
+    errors = _errors(_toml(tmp_path / "terms.toml", entry))
+    assert sorted(errors) == sorted(
+        [
+            "terms.toml:2 [alpha]: error: definition: missing required field",
+            "terms.toml:2 [alpha]: error: aliases: Input should be a valid list",
+            "terms.toml:2 [alpha]: error: unknown category 'Fundemantals' (one of: "
+            "Fundamentals, Retrieval & Context, Agents & Interfaces, Training & Adaptation, "
+            "Inference & Operations, Quality & Governance, Modality & Production)",
+            "terms.toml:2 [alpha]: error: bad reference URL 'ftp://x'",
+        ]
+    )

@@ -38,7 +38,7 @@ async def test_a_second_suggest_of_a_name_the_server_has_names_its_card_first(
         asked = await fake.slash(scene.alice, "suggest", {"term": name}, channel=scene.channel)
         said = await asked.final_message()
         assert said["content"] == (
-            f"“{name}” is already in this server's glossary: **{title}**, which `/define` "
+            f"“{name}” is already in the glossary: **{title}**, which `/define` "
             "opens. Nothing was queued."
         ), said
         assert said["flags"] & 64, said  # only to them
@@ -50,7 +50,7 @@ async def test_a_second_suggest_of_a_name_the_server_has_names_its_card_first(
     first = await fake.slash(scene.bob, "suggest", {"term": "RAG"}, channel=scene.channel)
     body = await first.response()
     assert body["type"] == 4, body
-    assert body["data"]["content"].startswith("“RAG” is already in this server's glossary")
+    assert body["data"]["content"].startswith("“RAG” is already in the glossary")
     # "Suggest it" under a miss, pressed after a moderator added the term: its card, no form.
     _, miss = await define(fake, scene.bob, "blorptex", scene.channel)
     await add_term(scene, _term("Blorptex"))

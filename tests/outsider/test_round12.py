@@ -207,7 +207,7 @@ async def test_a_suggestion_of_a_name_the_glossary_has_is_not_queued(
                 scene.alice, opened, {"title": name, "definition": "What I think it is."}
             )
             said = (await sent.final_message())["content"]
-            assert said.startswith(f"“{name}” is already in this server's glossary: **{title}**")
+            assert said.startswith(f"“{name}” is already in the glossary: **{title}**")
             assert said.endswith("Nothing was queued."), said
         opened = await fake.slash(
             scene.alice, "suggest", {"term": "zorblax"}, channel=scene.channel

@@ -15,7 +15,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import limits
-from bot.aliases import AliasRejected, check_alias
+from bot.aliases import AliasRejected, check_alias, miss_answered
 from bot.cards.embed import BRAND_COLOUR, shown_name
 from bot.cards.fit import fit_lines
 from bot.discord_app.cogs.aliases import ADD_LIMIT as ALIAS_ADD_LIMIT
@@ -259,15 +259,13 @@ class StatsCog(ServerOnly, commands.Cog):
         )
         embed.set_image(url=f"attachment://{CHART_FILE}")
         # Each miss as search reads it now, and the alias the menu may offer for it. One that
-        # opens a card now and can be no alias of it, being its name (a term added since, a
-        # suggestion accepted), is no gap left: off the list, as an alias made of a miss
-        # clears it. One search now places but by no name of its own stays, offered as one.
+        # opens a card now by a name of its own is no gap left (`miss_answered`, as
+        # `glossary-bot stats` reads it): off the list. One search places otherwise stays.
         listed = []
         for miss in misses:
             guess = local.index.search(miss.query, local.aliases)
-            option = self._miss_option(local, miss, guess)
-            if guess.entry is None or option is not None:
-                listed.append((miss, option))
+            if not miss_answered(miss.query, local, guess):
+                listed.append((miss, self._miss_option(local, miss, guess)))
         miss_lines = [f"{echo_quoted(m.query)}: {m.count:,}×" for m, _ in listed[:TOP]]
         for name, lines, empty in (
             ("Most looked up", top_lines, "Nothing yet."),

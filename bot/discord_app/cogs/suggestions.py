@@ -46,6 +46,7 @@ from bot.discord_app.items import (
     shown_as_typed,
     submitted_values,
     suggest_button,
+    suggested_title,
     suggestion_refusal,
     typed_back,
 )
@@ -62,7 +63,7 @@ from bot.discord_app.term_drafts import Draft, DraftUnread
 from bot.glossary.keys import compact
 from bot.glossary.lookalikes import glossary_name_alike, same_name
 from bot.glossary.models import Entry
-from bot.glossary.server_terms import ServerTerm, TermDraft
+from bot.glossary.server_terms import ServerTerm, TermDraft, home_of
 from bot.search.local import LocalGlossary
 from bot.search.query import read_alone
 from bot.storage import (
@@ -120,10 +121,11 @@ async def open_suggestion(interaction: Interaction, title: str, definition: str 
     if interaction.guild_id is None:
         await reply(interaction, "Suggestions go to a server's moderators: suggest it there.")
         return
-    unnamable = name_refused(title) if title else None
+    unnamable = name_refused(title) if title else None  # said of the name as typed
     if unnamable is not None:  # the form's submit would say so, after the member wrote it
         await reply(interaction, unnamable)
         return
+    title = suggested_title(title)
     # The checks below leave the form its time: made only while they can be (an interaction
     # held up on its way, or a slow draft read, left them the form's last second); the
     # submit checks again either way.
@@ -370,6 +372,7 @@ class SuggestCog(ServerOnly, commands.Cog):
         if refusal is not None:  # no moderator could accept it: say so now, not after review
             await reply(interaction, refusal)
             return
+        title = suggested_title(title)  # "# Quux" is queued as "Quux"
         store = self.state.store
         if store is None:  # what was typed comes back: the form is gone
             await _give_back(interaction, f"{storage_down(self.state)} What you typed:", values)
@@ -431,7 +434,7 @@ def named_already(local: LocalGlossary, title: str) -> str | None:
     found = local.index.search(title, local.aliases)
     if found.entry is not None and found.strategy in _BY_NAME:
         return (
-            f"{echo_quoted(title, name=True)} is already in this server's glossary: "
+            f"{echo_quoted(title, name=True)} is already in {home_of(found.entry)}: "
             f"**{echo_name(found.entry.title, mid_line=True)}**, which `/define` opens. "
             "Nothing was queued."
         )

@@ -9,13 +9,16 @@ categories, names and notes to the entries of a file that is shipped exactly as 
 # evaluated one by one then.
 
 import difflib
+import functools
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from bot.glossary.formats.raw import RawEntry, from_record, read_text
+from bot.glossary.models import CATEGORIES
 from bot.glossary.problems import LineFinder, Problem, validate_fields
-from bot.glossary.records import Record, field
+from bot.glossary.records import Record, RecordError, field, parse_fields
 from bot.glossary.toml import TomlError, parse_toml
 
 
@@ -166,10 +169,37 @@ def curated_entries(
         def report(message: str, *, _entry: str = entry_name, _line: int | None = line) -> None:
             problems.append(Problem("error", name, message, entry=_entry, line=_line))
 
-        fields = validate_fields(kind, item, report)
+        rest = functools.partial(_rest_checked, kind, report=report)
+        fields = validate_fields(kind, item, report, rest)
         if fields is not None:
             entries.append(from_record(fields, source=source, file=name, line=line))
     return entries
+
+
+# What a refused entry's required fields are read as, to check the rest (never loaded).
+_STAND_INS = {"id": "probe", "title": "Probe", "category": CATEGORIES[0], "definition": "Probe."}
+
+
+def _rest_checked(
+    kind: type[Any], item: dict[str, Any], refused: frozenset[str], *, report: Callable[[str], None]
+) -> None:
+    """An entry refused (a missing definition, a list given as text) still has its other
+    fields checked by `check`'s rules (`entry_problems`: an unknown category, a bad
+    reference), one line each, so one run says every problem; never loaded. Those refused
+    are said by the refusal alone."""
+    from bot.glossary.check import entry_problems
+    from bot.glossary.server_terms import entry_probe
+
+    kept = {key: value for key, value in item.items() if key not in refused}
+    for key, stand_in in _STAND_INS.items():
+        kept.setdefault(key, stand_in)
+    try:
+        values = parse_fields(kind, kept)
+    except RecordError:  # what else is wrong is said once that is mended
+        return
+    for field_name, message in entry_problems(entry_probe(values)):
+        if field_name not in refused:
+            report(message)
 
 
 def apply_overlay(
