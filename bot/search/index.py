@@ -88,6 +88,7 @@ from bot.search.names import (
     entry_names,
     written_as_acronym,
 )
+from bot.search.platform_words import PLATFORM_NOUNS, on_platform, platform_nouns
 from bot.search.query import (
     COMPARING,
     LIST_HEADING_WORDS,
@@ -1259,6 +1260,7 @@ class SearchIndex:
             decided = self._bare_paste_offered(decided, query[:MAX_QUERY], names_in)
             if meaning is not None:
                 decided = self._unranked_off_field(decided, similar, meaning, semantic, names_in)
+                decided = self._platform_noun_offered(decided, meaning, semantic, names_in)
                 decided = self._offered_off_field(
                     decided, similar, versionless, meaning, semantic, names_in
                 )
@@ -1931,6 +1933,49 @@ class SearchIndex:
         if self._writes_own_form(written, entry):
             return result
         return _card_offered(result, result.entry, result.strategy)
+
+    def _platform_noun_offered(
+        self,
+        result: SearchResult,
+        meaning: npt.NDArray[np.float32],
+        semantic: SemanticIndex,
+        names_in: NamesIn,
+    ) -> SearchResult:
+        """A card whose entry the text names only by one of Discord's nouns written as a noun
+        (`platform_nouns`: "embeds", "an embed"; "to embed" is the field's verb), a form of its
+        name ("embedding"), becomes an offer of it, where the text places itself
+        on Discord (`on_platform`: "... with my discord bot") or leans away from the field (its
+        vector `meaning` under `OFFER_FIELD_COSINE` to the entries' mean: "how do i mention a
+        user in an embed"), and writes no other name that is only the field's or of two words
+        or more ("store embeds from my discord bot in a vector database" keeps it). Discord's
+        embed is no vector embedding, and the meaning cannot tell them apart (task discord75)."""
+        if result.entry is None or result.strategy is None:
+            return result
+        written = result.normalized_query
+        nouns = platform_nouns(written)
+        if not nouns:
+            return result
+        entry = self.positions[result.entry.id]
+        if not any(self._form_names(noun, entry) for noun in nouns):
+            return result
+        if any(self._form_names(w, entry) for w in written.split() if w not in PLATFORM_NOUNS):
+            return result  # its name written as it is too ("embeddings for my discord bot")
+        placed = on_platform(written)
+        if not placed and field_cosine(semantic, meaning) >= OFFER_FIELD_COSINE:
+            return result
+        others = [f for f in names_in(written) if f.entry != entry]
+        if self._writes_field_name(written, others) or any(
+            " " in written[f.start : f.end]
+            for f in others  # "vector database": the field's
+        ):
+            return result
+        return _card_offered(result, result.entry, result.strategy)
+
+    def _form_names(self, word: str, entry: int) -> bool:
+        """Does `word`, in either number or as a form of a noun, name `entry`?"""
+        said = compact(word)
+        forms = (said, *plural_variants(said), *derived_forms(said)) if said else ()
+        return any(h.entry == entry for f in forms for h in self.names.lookup(f))
 
     def _writes_own_form(self, written: str, entry: int) -> bool:
         """Does `written` write a word no common-English list holds whose noun is a name of

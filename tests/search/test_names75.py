@@ -44,8 +44,6 @@ STILL_FAILING = {
     # an acronym's plural ending in "us": the other number of a key ending "us" is never read
     # (names75 tried `ACRONYM_PLURAL`: tuning 1 : 1, held out the same; reverted)
     "what are tpus",
-    # Discord's embeds: "embeds" is read as Embeddings' verb form, the meaning agrees
-    "how do i send embeds with my discord bot",
 }
 PROBES = ProbeFile("names75_probes.tsv", STILL_FAILING)
 
