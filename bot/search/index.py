@@ -508,12 +508,13 @@ class SearchIndex:
         """A long message (`OUTRIGHT_CHARS` or more as typed, up to `MAX_TEXT`) that asks outright
         what a name is in a short clause of its own, anywhere in it ("... so, plainly: what is
         perplexity?" past the first `MAX_QUERY` characters the rest of the search reads, or
-        inside chat that spreads the whole text's meaning thin): where the whole text opens no
-        card, the name's card as the question alone opens it (`query.asked_outright`, named
-        outright: `_named`, as `_asked_first_named` reads a name asked first). Two such
-        questions naming two entries: the first's card, the second a button on it
-        (`other_side`, as a comparison's other side), the whole text's card too where it is the
-        first asked; three or more: each offered, in the order asked. Task long75."""
+        inside chat that spreads the whole text's meaning thin): the name's card as the question
+        alone opens it (`query.asked_outright`, named outright: `_named`, as
+        `_asked_first_named` reads a name asked first), in place of what the whole text opens
+        (chat about a cluster's restarts read as Training Goodput: the question asked says what
+        is asked). Two such questions naming two entries: the first's card, the second a button
+        on it (`other_side`, as a comparison's other side); three or more: each offered, in the
+        order asked. A name two entries share: the whole text's answer stands. Task long75."""
         if len(text) < OUTRIGHT_CHARS or result.other_side is not None:
             return result
         server = self.server_aliases(overlay).found_by
@@ -527,9 +528,10 @@ class SearchIndex:
                 asked.append(named)
         if not asked:
             return result
-        if result.entry is not None:  # the whole text's card stands; a second asked beside it
-            if len(asked) == 2 and self.positions[result.entry.id] == asked[0][0].entry:
-                return _other_asked(result, self.entries[asked[1][0].entry], asked[1][0])
+        first = result.entry is not None and self.positions[result.entry.id] == asked[0][0].entry
+        if first and len(asked) == 2:  # the whole text's card is the first asked: the second too
+            return _other_asked(result, self.entries[asked[1][0].entry], asked[1][0])
+        if first and len(asked) == 1:
             return result
         if len(asked) > 2:  # a list of questions: each asked entry offered, in the order asked
             offers = tuple(

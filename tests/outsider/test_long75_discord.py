@@ -1,7 +1,8 @@
 """Task long75 through the fake Discord: a member's long message (up to Discord's 2,000
 characters) asking outright what a name is in its middle, past the first 300 characters the
-search reads and before the last 300 the mention's end is read at (`define._read_end`), got "No
-entry" or "Did you mean"; now the name's card (`SearchIndex._asked_outright_carded`). A reply
+search reads and before the last 300 the mention's end is read at (`define._read_end`), got
+Training Goodput's card on c7914483 (its start, chat about a cluster's timeouts, read as that
+entry); now the name asked's card (`SearchIndex._asked_outright_carded`). A reply
 under the bot's card that names it only by its ping is still read at its start alone
 (test_outsider56)."""
 
@@ -33,6 +34,6 @@ async def test_a_question_in_the_middle_of_a_long_message_opens_its_card(
     replied_to, answer = await _next_answer(scene)
     assert replied_to == asked["id"], answer
     assert answer["embeds"], answer["content"]
-    assert embed_of(answer)["title"] == "Mixture of Experts", answer
+    assert embed_of(answer)["title"] == "Mixture of Experts (MoE)", answer
     await store.flush()
     assert await store.top_misses(scene.guild.id) == []

@@ -86,11 +86,17 @@ def test_three_questions_offer_each_in_the_order_asked(bundled_index: SearchInde
     assert [s.id for s in result.suggestions] == ["gguf", "safetensors", "kv-cache"], result
 
 
-def test_a_whole_text_s_card_stands(bundled_index: SearchIndex) -> None:
+def test_the_asked_name_s_card_replaces_another_the_whole_text_opens(
+    bundled_index: SearchIndex,
+) -> None:
     said = CHAT * 2 + "what is a kv cache?"
-    carded = bundled_index.search("gguf")
-    assert carded.entry is not None
-    assert bundled_index._asked_outright_carded(carded, said, None) is carded
+    other = bundled_index.search("gguf")
+    assert other.entry is not None
+    result = bundled_index._asked_outright_carded(other, said, None)
+    assert result.entry is not None, result
+    assert result.entry.id == "kv-cache", result
+    asked = bundled_index.search("kv cache")
+    assert bundled_index._asked_outright_carded(asked, said, None) is asked
 
 
 def test_a_short_text_is_left_to_the_rest_of_the_search(bundled_index: SearchIndex) -> None:
