@@ -16,21 +16,24 @@ if TYPE_CHECKING:
     from bot.search.results import SearchResult
 
 
-def search_asked(index: SearchIndex, text: str, aliases: Aliases = None) -> SearchResult:
+def search_asked(
+    index: SearchIndex, text: str, aliases: Aliases = None, *, start_only: bool = False
+) -> SearchResult:
     """`text` searched as a member asked it. Beside a link, the member's own words decide: a
     card they open without the link is the answer ("rag https://discord.com/channels/…",
     "https://…/wiki/Retrieval-augmented_generation what is a vector database?": the address
     names the page, not what is asked; Explain terms reads no term in one). Where they open
     none, the whole, address and all ("https://github.com/vllm-project/vllm anyone tried
-    this?"). A link alone opens no card, whatever its address holds."""
+    this?"). A link alone opens no card, whatever its address holds. `start_only`: as
+    `SearchIndex.search` takes it."""
     if only_links(text):
-        return _address_offered(index.search(text, aliases))
+        return _address_offered(index.search(text, aliases, start_only=start_only))
     words = " ".join(without_links(text).split())
     if words != " ".join(text.split()) and re.search(r"\w", words):
-        alone = index.search(words, aliases)
+        alone = index.search(words, aliases, start_only=start_only)
         if alone.entry is not None:
             return alone
-    return index.search(text, aliases)
+    return index.search(text, aliases, start_only=start_only)
 
 
 def _address_offered(result: SearchResult) -> SearchResult:

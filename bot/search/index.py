@@ -103,6 +103,7 @@ from bot.search.query import (
     asked_clause,
     asked_first,
     asked_in_setting,
+    asked_outright,
     asks_kind,
     asks_nothing,
     asks_remedy,
@@ -184,6 +185,9 @@ MAX_QUERY = 300  # characters looked at; nobody types a longer term
 # characters the chat and question rules read: the longest message Discord delivers (a mention
 # with Nitro); a longer line (`glossary-bot search`) costs no more than that mention
 MAX_TEXT = 4000
+# characters as typed from which a message's clause asking outright what a name is opens the
+# name's card (`SearchIndex._asked_outright_carded`, task long75)
+OUTRIGHT_CHARS = 150
 FUZZY_CANDIDATES = 25  # names rescored after the trigram count
 SWAP_LENGTHS = (4, 6)  # a swap in a shorter key is a coin toss; a longer one shares trigrams
 POOLED_PER_STRATEGY = 20
@@ -422,11 +426,15 @@ class SearchIndex:
             return ServerAliases(aliases.source, self.positions, aliases.cards)
         return ServerAliases(aliases, self.positions)
 
-    def search(self, query: str, overlay: Aliases = None) -> SearchResult:
+    def search(
+        self, query: str, overlay: Aliases = None, *, start_only: bool = False
+    ) -> SearchResult:
         """The entry a query names, typos and descriptions included, or choices, or none.
         "Difference between X and Y" answers X and offers Y first among the choices. Chat
         spelling ("wat r logits lol") is read plain (`plain_chat`); the result keeps the query
-        as typed."""
+        as typed. `start_only`: no question asked outright past the first `MAX_QUERY`
+        characters is looked for (`_asked_outright_carded`): a reply under the bot's card that
+        names it only by its ping is read at its start alone."""
         text = query[:MAX_TEXT]
         overlay = self.server_aliases(overlay)  # compiled once: each chat word asks it
         # a fence's lines are read, not joined; a word this server uses as a name stays one
@@ -442,6 +450,9 @@ class SearchIndex:
         result = self._search(said, overlay)
         result = self._asked_over_setting(result, overlay)
         result = self._product_setting_read(result, overlay)
+        result = self._asked_outright_carded(
+            result, said[:MAX_QUERY] if start_only else said, overlay
+        )
         normalized = result.normalized_query
         answered = result.entry is not None or result.status == "suggest"
         compares = answered and not PAIRING.isdisjoint(normalized.split())
@@ -516,6 +527,55 @@ class SearchIndex:
             score=offers[0].score,
             suggestions=offers[1:],
         )
+
+    def _asked_outright_carded(
+        self, result: SearchResult, text: str, overlay: Aliases
+    ) -> SearchResult:
+        """A long message (`OUTRIGHT_CHARS` or more as typed, up to `MAX_TEXT`) that asks outright
+        what a name is in a short clause of its own, anywhere in it ("... so, plainly: what is
+        perplexity?" past the first `MAX_QUERY` characters the rest of the search reads, or
+        inside chat that spreads the whole text's meaning thin): the name's card as the question
+        alone opens it (`query.asked_outright`, named outright: `_named`, as
+        `_asked_first_named` reads a name asked first), in place of what the whole text opens
+        (chat about a cluster's restarts read as Training Goodput: the question asked says what
+        is asked). Two such questions naming two entries: the first's card, the second a button
+        on it (`other_side`, as a comparison's other side); three or more: each offered, in the
+        order asked. A name two entries share: the whole text's answer stands. Task long75."""
+        if len(text) < OUTRIGHT_CHARS or result.other_side is not None:
+            return result
+        server = self.server_aliases(overlay).found_by
+        asked: list[list[Named]] = []
+        for name in asked_outright(text[:MAX_TEXT]):
+            key = compact(name)
+            named = self._named([key], (), server, False, other_number=False) or self._named(
+                [key], (), server, False, other_number=True
+            )
+            if named and all(named[0].entry != each[0].entry for each in asked):
+                asked.append(named)
+        if not asked:
+            return result
+        first = result.entry is not None and self.positions[result.entry.id] == asked[0][0].entry
+        if first and len(asked) == 2:  # the whole text's card is the first asked: the second too
+            return _other_asked(result, self.entries[asked[1][0].entry], asked[1][0])
+        if first and len(asked) == 1:
+            return result
+        if len(asked) > 2:  # a list of questions: each asked entry offered, in the order asked
+            offers = tuple(
+                Suggestion(
+                    self.entries[n[0].entry].id,
+                    self.entries[n[0].entry].title,
+                    n[0].score,
+                    n[0].strategy,
+                )
+                for n in asked[:MAX_SUGGESTIONS]
+            )
+            return replace(result, status="suggest", suggestions=offers)
+        card = self._answer_named(asked[0], result.query, result.normalized_query)
+        if card.entry is None:  # one name, several entries: the user chooses, as alone
+            return result
+        if len(asked) > 1:
+            return _other_asked(card, self.entries[asked[1][0].entry], asked[1][0])
+        return card
 
     def _remedy_carded(self, result: SearchResult) -> SearchResult:
         """An offer to a question asking for a remedy ("my gpu runs out of memory, how do i fix
@@ -2846,6 +2906,13 @@ def _pointed_back_at(query: str, rules: QuestionRules) -> tuple[int, int] | None
     if not comma or not _POINTS_BACK.search(tail) or not QUALIFIERS.isdisjoint(head.split()):
         return None
     return rules.first_name(head)
+
+
+def _other_asked(card: SearchResult, other: Entry, named: Named) -> SearchResult:
+    """`card` with the second entry a message asks outright about (`other`, named as `named`)
+    offered first and a button on it (`other_side`)."""
+    offer = Suggestion(other.id, other.title, named.score, named.strategy)
+    return replace(card, suggestions=_led_by(offer, card.suggestions), other_side=other.id)
 
 
 def _led_by(offer: Suggestion, suggestions: Sequence[Suggestion]) -> tuple[Suggestion, ...]:

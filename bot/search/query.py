@@ -1564,3 +1564,44 @@ def asked_in_setting(normalized: str) -> tuple[str, str] | None:
         return None
     asked = next(found[group] for group in "abcd" if group in found.re.groupindex and found[group])
     return asked, found["setting"]
+
+
+# A short clause that asks outright what one thing is, anywhere in a long message ("... so,
+# plainly: what is perplexity?", "what's a system prompt, exactly?", "can someone tell me what
+# beam search is"): the thing, up to `_OUTRIGHT_NAME` characters, is the whole rest of the clause
+# (task long75). Read on `normalize`d clauses (no punctuation; "what's" stays).
+_OUTRIGHT_NAME = 40
+_OUTRIGHT_OPENERS = frozenset(
+    (*_FILLERS, "anyway", "also", "then", "now", "plainly", "honestly", "seriously", "simply")
+)
+_ASKED_OUTRIGHT = re.compile(
+    r"(?:what(?: exactly| even| actually)? (?:is|are|means)|what's|whats|what s|what exactly's)"
+    rf" (?:an? |the )?(?P<name>\S.{{0,{_OUTRIGHT_NAME - 1}}}?)"
+    r"(?: exactly| actually| again| even)?(?: in (?:the |these |this |an? )?(?:chatbots?|models?"
+    r"|llms?|ai|ml|machine learning|language models?|context))?"
+    r"|what does (?:an? |the )?(?P<meant>\S.{0,39}?) (?:mean|stand for)"
+    r"|(?:can|could) (?:someone|anyone|somebody|you)(?: please)? (?:tell me|explain) what"
+    r" (?:an? |the )?(?P<told>\S.{0,39}?) (?:is|are|means)"
+)
+_WORDLIKE = re.compile(r"\w")
+# Clauses read for such a question: a 4,000-character message holds ~60 (task long75)
+OUTRIGHT_CLAUSES = 80
+
+
+def asked_outright(text: str) -> list[str]:
+    """The things the (raw) text's clauses ask outright what they are (`_ASKED_OUTRIGHT`), each
+    `normalize`d, in the order asked, each once; the clauses past `OUTRIGHT_CLAUSES` unread."""
+    asked: list[str] = []
+    if "what" not in text.lower():  # every shape asks "what": most texts are not split at all
+        return asked
+    for clause, _ in _clauses_read(text)[:OUTRIGHT_CLAUSES]:
+        words = clause.split()
+        # fillers and markup kept by `normalize` ("# what is rag", "> so what is gguf")
+        while len(words) > 2 and (words[0] in _OUTRIGHT_OPENERS or not _WORDLIKE.search(words[0])):
+            words = words[1:]
+        found = _ASKED_OUTRIGHT.fullmatch(" ".join(words))
+        if found is not None:
+            name = found.group("name") or found.group("meant") or found.group("told")
+            if name not in asked:
+                asked.append(name)
+    return asked

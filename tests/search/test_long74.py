@@ -21,24 +21,10 @@ from .probe_files import ProbeFile, the_asked_card
 
 # Probes that fail on this branch: strict expected failures, so one that starts passing fails
 # the suite and is moved out of here. All but two offer the asked entry in the first three, most
-# first; the three "asked" ones ("what exactly is perplexity?") fail on main too: no card for a
-# name asked about in so long a text.
+# first. The three "asked" ones that failed ("what exactly is perplexity?" in 50 words of chat: no
+# card for a name asked about in so long a text) open their card since long75's
+# `SearchIndex._asked_outright_carded`.
 STILL_FAILING = {
-    # perplexity (asked)
-    "ok so my study group has been arguing for an hour and nobody will admit they don't "
-    "know. what exactly is perplexity? the lecturer put it on a slide with a big number "
-    "next to it and moved on, and the textbook chapter is missing from the library copy, so"
-    " here i am asking a bot at midnight",
-    # quantization (asked)
-    "im from brazil so sorry my english. what means quantization in the models? my boss "
-    "send me a link and say we must do it to save money on the servers, but the article is "
-    "very long and full of maths and i dont understand nothing of it yet, please explain "
-    "simple",
-    # rag (asked)
-    "quick one before my shift ends: what is rag? the new knowledge tool at work claims to "
-    "use it, our manager mentioned it three times in the all-hands, and i've just been "
-    "smiling politely. is it something i should care about as a support agent, or only the "
-    "engineers",
     # red-teaming (setting)
     "i'm a journalist covering a lab that publishes its weights on the hugging face hub. "
     "their press person said that before release they pay outside people to attack the "

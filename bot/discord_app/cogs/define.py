@@ -386,7 +386,8 @@ def search_mention(
     asked about. With `read_end`, a text longer than the search reads that opens no card is
     read at its end too (`_read_end`), where a long message's question often is: not for a
     reply that names the bot only by its ping, which asks nothing of it (a flood of long
-    replies under a card costs one search each, not two). A miss echoes the whole.
+    replies under a card costs one search each, not two; nor is a question asked outright past
+    its start looked for in it: `SearchIndex.search`'s `start_only`). A miss echoes the whole.
     Links are set aside first (`search_asked`), and a ``` block pasted with words that open a
     card (`_FENCED`)."""
     words = " ".join(_FENCED.sub(" ", text).split())
@@ -394,7 +395,7 @@ def search_mention(
         asked = search_mention(index, words, aliases)
         if asked.entry is not None:
             return asked
-    whole = search_asked(index, text, aliases)
+    whole = search_asked(index, text, aliases, start_only=not read_end)
     if whole.entry is not None:
         return whole
     # The search read its start: a long message's question, and the bot's mention, often come
