@@ -142,6 +142,10 @@ class Gateway:
         self.received: list[JSON] = []  # every payload the client sent, for debugging
         self.connections: list[dict[str, str]] = []  # query of each connection (v, compress)
         self._open: set[_Connection] = set()
+        # Set by `close` (the fake stopping), cleared by the server's start: a connection that
+        # arrives while the fake stops (a bot reconnecting at once on the close) is closed too,
+        # not served by a gateway whose server is going away.
+        self.stopping = False
         # While cleared, a RESUME waits: tests use it to queue events for the replay.
         self.resume_gate = asyncio.Event()
         self.resume_gate.set()
@@ -321,6 +325,7 @@ class Gateway:
             await conn.send({"op": INVALID_SESSION, "d": resumable})
 
     async def close(self) -> None:
+        self.stopping = True
         self.hello_gate.set()  # a connection held before its HELLO ends, without one
         for task in list(self._held):  # READYs held: their connections close unanswered
             task.cancel()
@@ -344,6 +349,8 @@ class Gateway:
         try:
             await self._waiter.notify()  # a test may wait for the connection held at the gate
             await self.hello_gate.wait()
+            if self.stopping and not ws.closed:  # came while `close` ran, or after it
+                await ws.close(code=1001, message=b"fake Discord stopping")
             if ws.closed:  # by `close` while held: Discord never said HELLO on it
                 return ws
             async with self._lock:

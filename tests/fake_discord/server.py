@@ -129,6 +129,7 @@ class FakeDiscord(UserActions):
 
     async def start(self, port: int = 0) -> None:
         self.faults.started()
+        self.gateway.stopping = False
         self._runner = web.AppRunner(self._app, handle_signals=False, access_log=None)
         await self._runner.setup()
         if port and not self._holds(port):

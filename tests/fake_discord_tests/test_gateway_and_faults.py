@@ -76,6 +76,22 @@ async def test_a_connection_held_before_its_hello_ends_with_the_fake(
     await fake_discord.waiter.wait_for(lambda: not gateway._open, "the held connection ended")
 
 
+async def test_a_connection_made_while_the_fake_stops_is_closed_not_served(
+    fake_discord: FakeDiscord,
+) -> None:
+    """A bot told "going away" reconnects at once, and may reach the gateway while the fake
+    is still stopping (its server not yet gone): that connection got a HELLO and stayed open
+    until aiohttp's shutdown gave up on it a minute later, so the bot saw Discord out of reach
+    only then (test_readme35 timed out once in CI that way). Now it is closed as the others."""
+    gateway = fake_discord.gateway
+    await gateway.close()  # what `stop` does first, before the server goes
+    async with aiohttp.ClientSession() as session, session.ws_connect(gateway.url) as ws:
+        said = await ws.receive(timeout=5)
+        assert said.type is aiohttp.WSMsgType.CLOSE, said
+        assert said.data == 1001, said
+    await fake_discord.waiter.wait_for(lambda: not gateway._open, "the late connection ended")
+
+
 async def test_rate_limited_callback_is_retried(scene: Scene, bot: TinyBot) -> None:
     fake = scene.fake
     fake.fail_next("POST", CALLBACK, status=429, retry_after=0.05)
