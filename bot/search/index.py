@@ -556,25 +556,17 @@ class SearchIndex:
             return result
         first = result.entry is not None and self.positions[result.entry.id] == asked[0][0].entry
         if first and len(asked) == 2:  # the whole text's card is the first asked: the second too
-            return _other_asked(result, self.entries[asked[1][0].entry], asked[1][0])
+            return _other_asked(result, self._offer_of(asked[1][0]))
         if first and len(asked) == 1:
             return result
         if len(asked) > 2:  # a list of questions: each asked entry offered, in the order asked
-            offers = tuple(
-                Suggestion(
-                    self.entries[n[0].entry].id,
-                    self.entries[n[0].entry].title,
-                    n[0].score,
-                    n[0].strategy,
-                )
-                for n in asked[:MAX_SUGGESTIONS]
-            )
+            offers = tuple(self._offer_of(n[0]) for n in asked[:MAX_SUGGESTIONS])
             return replace(result, status="suggest", suggestions=offers)
         card = self._answer_named(asked[0], result.query, result.normalized_query)
         if card.entry is None:  # one name, several entries: the user chooses, as alone
             return result
         if len(asked) > 1:
-            return _other_asked(card, self.entries[asked[1][0].entry], asked[1][0])
+            return _other_asked(card, self._offer_of(asked[1][0]))
         return card
 
     def _remedy_carded(self, result: SearchResult) -> SearchResult:
@@ -746,8 +738,7 @@ class SearchIndex:
                 own = self._search(retold, overlay)
                 offered = Suggestion(card.id, card.title, result.score, result.strategy)
                 if own.entry is not None and own.entry != card:
-                    rest = tuple(s for s in own.suggestions if s.id != card.id)
-                    choices = (offered, *rest)
+                    choices = _led_by(offered, own.suggestions)
                 elif own.entry is None and own.suggestions and own.suggestions[0].id != card.id:
                     rest = tuple(s for s in own.suggestions[1:] if s.id != card.id)
                     choices = (own.suggestions[0], offered, *rest)
@@ -1373,14 +1364,16 @@ class SearchIndex:
         )
         return [Named(n.entry, n.tier, "match-term", n.acronym, n.loud) for n in named or []]
 
+    def _offer_of(self, named: Named) -> Suggestion:
+        """The choice a name found (`named`) offers: its entry, as the name found it."""
+        entry = self.entries[named.entry]
+        return Suggestion(entry.id, entry.title, named.score, named.strategy)
+
     def _answer_named(self, named: list[Named], query: str, normalized: str) -> SearchResult:
         best = named[0]
         tied = len(named) > 1 and best.rivals(named[1])
         shown = named if tied else named[1:]
-        suggestions = tuple(
-            Suggestion(self.entries[n.entry].id, self.entries[n.entry].title, n.score, n.strategy)
-            for n in shown[:MAX_SUGGESTIONS]
-        )
+        suggestions = tuple(self._offer_of(n) for n in shown[:MAX_SUGGESTIONS])
         if tied:  # one name, several entries of equal standing: the user chooses
             return SearchResult(
                 "suggest", None, best.strategy, best.score, query, normalized, suggestions
@@ -2908,11 +2901,10 @@ def _pointed_back_at(query: str, rules: QuestionRules) -> tuple[int, int] | None
     return rules.first_name(head)
 
 
-def _other_asked(card: SearchResult, other: Entry, named: Named) -> SearchResult:
-    """`card` with the second entry a message asks outright about (`other`, named as `named`)
-    offered first and a button on it (`other_side`)."""
-    offer = Suggestion(other.id, other.title, named.score, named.strategy)
-    return replace(card, suggestions=_led_by(offer, card.suggestions), other_side=other.id)
+def _other_asked(card: SearchResult, offer: Suggestion) -> SearchResult:
+    """`card` with the second entry a message asks outright about (`offer`) offered first and
+    a button on it (`other_side`)."""
+    return replace(card, suggestions=_led_by(offer, card.suggestions), other_side=offer.id)
 
 
 def _led_by(offer: Suggestion, suggestions: Sequence[Suggestion]) -> tuple[Suggestion, ...]:
