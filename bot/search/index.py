@@ -336,7 +336,7 @@ class SearchIndex:
             self.names = NameTable(entries)
             self.default_order = default_order(entries, self.positions)
             if not on_demand:  # built and imported now: no query waits for them
-                self.trigrams, self.fulltext  # noqa: B018
+                self.trigrams, self.fulltext, self._products  # noqa: B018
                 for module in QUERY_MODULES:
                     importlib.import_module(module)
         if not on_demand:  # a one-shot index built nothing big to give back
