@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from bot.glossary import load_glossary
+from bot.glossary.keys import normalize
 from bot.glossary.server_terms import ServerTerm
 from bot.search import SearchIndex
 from bot.search.local import compile_local
+from bot.search.query import query_core, typed_core
 
 
 def test_the_products_are_read_where_the_index_is_built() -> None:
@@ -25,3 +27,22 @@ def test_the_products_are_read_where_the_index_is_built() -> None:
     assert local.index._products == bundled._products
     on_demand = SearchIndex.build(glossary, semantic=False, on_demand=True)
     assert "_products" not in vars(on_demand)
+
+
+def test_a_slash_between_two_letters_is_part_of_a_name() -> None:
+    """tidy76 item 5: search read "A/B testing" as "b testing": `normalize` writes the slash as
+    a space, and the "a" left in front was taken for the article. Search's core of a text now
+    keeps two single letters with a slash between them as one name; without a slash, "a" is
+    still the article ("what is a b tree" asks about "b tree")."""
+    for typed, core in (
+        ("A/B testing", "a b testing"),
+        ("what is a/b testing", "a b testing"),
+        ("whats A/B testing pls", "a b testing"),
+        ("explain a/b", "a b"),
+        ("what does i/o bound mean", "i o bound"),
+        ("what is a b tree", "b tree"),
+        ("what is a/b testing and a/b", "a b testing and a b"),
+        ("what is tcp/ip", "tcp ip"),
+    ):
+        assert typed_core(normalize(typed), typed) == core, typed
+    assert query_core(normalize("A/B testing")) == "b testing"  # what search read before
