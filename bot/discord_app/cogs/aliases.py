@@ -43,6 +43,7 @@ from bot.discord_app.errors import NO_MENTIONS, guarded
 from bot.discord_app.items import ENTRY, OWNER, Restorable, carried, shown_as_typed
 from bot.discord_app.replies import (
     TERMS_UNREAD,
+    bold_title,
     echo_name,
     echo_quoted,
     entry_of,
@@ -193,14 +194,12 @@ async def _added(
         opens = Opens(entry.id, entry.display_title, alias=True)
         accepted = await accept_waiting(interaction, {compact(stored_text): opens})
         return (
-            f"Added: {shown} now opens **{shown_name(entry.display_title, mid_line=True)}** in "
-            f"this server.{accepted}",
+            f"Added: {shown} now opens {bold_title(entry.display_title)} in this server.{accepted}",
             True,
         )
     if result.status is AddAliasStatus.ALREADY_EXISTS_SAME_ENTRY:
         return (
-            f"{shown} already opens **{shown_name(entry.display_title, mid_line=True)}**: "
-            "nothing to change.",
+            f"{shown} already opens {bold_title(entry.display_title)}: nothing to change.",
             False,
         )
     if result.status is AddAliasStatus.CONFLICT:
@@ -525,7 +524,7 @@ class AliasCog(
             return
         if not records:
             empty = (
-                f"**{shown_name(entry.display_title, mid_line=True)}** has no aliases here"
+                f"{bold_title(entry.display_title)} has no aliases here"
                 if entry
                 else "No aliases yet"
             )
