@@ -1,0 +1,64 @@
+"""review76 (tests/outsider/PLAN.md, "review76"): scale-out and operations attacked as an
+outsider: shards on one PostgreSQL, the database going away, metrics and logs, the stats
+chart, the run lock."""
+
+from __future__ import annotations
+
+import fcntl
+import logging
+from pathlib import Path
+
+import pytest
+
+from bot.storage.sqlite.run_lock import bot_running_on, lock_path, one_bot_per_file
+
+# -- The run lock: a lock file that is a symbolic link is not written through --
+
+ELSEWHERE = "someone else's file\n"
+
+
+def _planted(tmp_path: Path) -> tuple[Path, Path]:
+    """A database path whose lock file is a link to another file: (database, that file)."""
+    victim = tmp_path / "elsewhere.txt"
+    victim.write_text(ELSEWHERE)
+    database = tmp_path / "glossary.db"
+    Path(lock_path(str(database))).symlink_to(victim)
+    return database, victim
+
+
+def _left_alone(database: Path, victim: Path) -> bool:
+    return victim.read_text() == ELSEWHERE and Path(lock_path(str(database))).is_symlink()
+
+
+@pytest.mark.parametrize("command", [False, True], ids=["bot", "command"])
+async def test_a_lock_file_that_is_a_symlink_is_not_written_through(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, command: bool
+) -> None:
+    """E5: `glossary.db-bot.lock` made a symbolic link to another file (by anyone who may write
+    in the database's folder: a shared volume, a folder of the operator's) had that file
+    truncated and overwritten with the holder's name when a bot (or `prune --vacuum`,
+    `migrate-db`, `restore`) started: a bot run as root cut /etc/passwd so. Now the link is
+    not followed: the target stays as it was, and the bot runs unchecked, said in one line
+    naming the link (as where no lock file can be made)."""
+    database, victim = _planted(tmp_path)
+    with caplog.at_level(logging.WARNING):
+        async with one_bot_per_file(
+            str(database), holder="glossary-bot shards all pid 1", wait=0, command=command
+        ):
+            pass
+    assert _left_alone(database, victim)
+    said = [r.getMessage() for r in caplog.records if "cannot check" in r.getMessage()]
+    assert len(said) == 1, caplog.text
+    assert "symbolic link" in said[0], said
+
+
+def test_a_symlinked_lock_file_is_not_read_as_a_holder(tmp_path: Path) -> None:
+    """E5: `bot_running_on` (prune --dry-run, stats' "a bot runs on it") read the link's
+    target as the holder's name when another process held a lock on that target."""
+    victim = tmp_path / "elsewhere.txt"
+    victim.write_text("glossary-bot shards 0 pid 7 on elsewhere\n")
+    database = tmp_path / "glossary.db"
+    Path(lock_path(str(database))).symlink_to(victim)
+    with victim.open("rb") as held:  # another open file: its lock conflicts with the look's
+        fcntl.flock(held.fileno(), fcntl.LOCK_EX)
+        assert bot_running_on(str(database)) is None
