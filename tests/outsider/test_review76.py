@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.cards.chart import short_number
 from bot.storage.sqlite.run_lock import bot_running_on, lock_path, one_bot_per_file
 
 # -- The run lock: a lock file that is a symbolic link is not written through --
@@ -62,3 +63,28 @@ def test_a_symlinked_lock_file_is_not_read_as_a_holder(tmp_path: Path) -> None:
     with victim.open("rb") as held:  # another open file: its lock conflicts with the look's
         fcntl.flock(held.fileno(), fcntl.LOCK_EX)
         assert bot_running_on(str(database)) is None
+
+
+# -- The stats chart: a count just under a million is not "1000k" --
+
+
+@pytest.mark.parametrize(
+    ("count", "shown"),
+    [
+        (9_999, "9,999"),
+        (10_000, "10k"),
+        (999_499, "999k"),
+        (999_500, "1M"),
+        (999_999, "1M"),
+        (1_000_000, "1M"),
+        (1_500_000, "1.5M"),
+        (999_950_000, "1B"),
+        (999_999_999_999, "1T"),
+        (12_345_678, "12.3M"),
+    ],
+)
+def test_a_count_is_shortened_to_the_unit_it_rounds_to(count: int, shown: str) -> None:
+    """D1: `short_number` picked its unit before rounding: a top term looked up 999,500 to
+    999,999 times was labelled "1000k" beside its bar in /stats' chart and `stats --chart`
+    (and 999.95 million "1000M"). Now the unit is the one the rounded count fits."""
+    assert short_number(count) == shown
