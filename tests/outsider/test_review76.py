@@ -11,6 +11,10 @@ from pathlib import Path
 import pytest
 
 from bot.cards.chart import short_number
+from bot.cli import main
+from bot.storage import Store
+from bot.storage.backend import Migrate
+from bot.storage.cli import on_store
 from bot.storage.sqlite.run_lock import bot_running_on, lock_path, one_bot_per_file
 
 # -- The run lock: a lock file that is a symbolic link is not written through --
@@ -88,3 +92,55 @@ def test_a_count_is_shortened_to_the_unit_it_rounds_to(count: int, shown: str) -
     999,999 times was labelled "1000k" beside its bar in /stats' chart and `stats --chart`
     (and 999.95 million "1000M"). Now the unit is the one the rounded count fits."""
     assert short_number(count) == shown
+
+
+# -- The command line's outputs: never written over the database --
+
+
+def _counted_database(tmp_path: Path) -> Path:
+    """A SQLite database with a count in it (server 5), the working folder its own."""
+
+    async def put(store: Store) -> None:
+        store.record_lookup(5, "rag")
+
+    database = tmp_path / "glossary.db"
+    on_store(str(database), put, migrate=Migrate.UPGRADE)
+    return database
+
+
+@pytest.mark.parametrize(
+    "output",
+    ["glossary.db", "./glossary.db", "link.db", "glossary.db-wal", "glossary.db-bot.lock"],
+    ids=["itself", "another-spelling", "a-symlink-to-it", "its-wal", "its-lock-file"],
+)
+@pytest.mark.parametrize(
+    "command",
+    [("stats", "--chart"), ("terms", "export", "--guild", "5", "-o")],
+    ids=["stats-chart", "terms-export"],
+)
+def test_an_output_that_is_the_database_is_refused_and_the_database_kept(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    command: tuple[str, ...],
+    output: str,
+) -> None:
+    """D2: `stats --chart glossary.db` and `terms export -o glossary.db` (the database's own
+    name typed for the output: a slip of the shell's completion) replaced the database with a
+    PNG or a TOML file, exit 0: every count, alias and term gone, and a bot running on it
+    answering from a file no longer there. Through a symbolic link the database was written
+    over in place. Now refused in one line naming the output, before any work, exit 1, the
+    database as it was (as `backup` refuses its own file)."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("GLOSSARY_PATHS", "")
+    database = _counted_database(tmp_path)
+    (tmp_path / "link.db").symlink_to(database)
+    before = database.read_bytes()
+    capsys.readouterr()
+    status = main([*command, output, "--db", str(database)])
+    said = capsys.readouterr()
+    assert status == 1, said
+    assert database.read_bytes() == before
+    lines = said.err.splitlines()
+    assert len(lines) == 1, said.err
+    assert f"to {Path(output)}: the database" in lines[0], lines
