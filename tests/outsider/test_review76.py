@@ -4,18 +4,23 @@ chart, the run lock."""
 
 from __future__ import annotations
 
+import asyncio
 import fcntl
 import logging
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from bot.cards.chart import short_number
 from bot.cli import main
+from bot.discord_app import health
 from bot.storage import Store
 from bot.storage.backend import Migrate
 from bot.storage.cli import on_store
 from bot.storage.sqlite.run_lock import bot_running_on, lock_path, one_bot_per_file
+
+from .test_wait50 import _NotConnected
 
 # -- The run lock: a lock file that is a symbolic link is not written through --
 
@@ -144,3 +149,75 @@ def test_an_output_that_is_the_database_is_refused_and_the_database_kept(
     lines = said.err.splitlines()
     assert len(lines) == 1, said.err
     assert f"to {Path(output)}: the database" in lines[0], lines
+
+
+# -- A database that hangs: the health check says so, not the bot down --
+
+# A bound on the tests below, for the code before the fix: never reached by the code after.
+HUNG_FOR_EVER = 30.0
+
+
+async def _hung_store(
+    tmp_path: Path,
+) -> tuple[Store, list[object], asyncio.Event, asyncio.Event]:
+    """A store whose writes wait for an event (a database that answers nothing: a server
+    stopped with SIGSTOP, a network that drops packets): the writes begun, an event set as
+    the first begins, and the event that lets them go on."""
+    store = await Store.open(tmp_path / "g.db", flush_interval=None)
+    backend: Any = store._backend
+    answered, reached, begun = asyncio.Event(), asyncio.Event(), []
+    write = backend.write
+
+    async def hung(*args: object, **kwargs: object) -> object:
+        begun.append(args)
+        reached.set()
+        await answered.wait()
+        return await write(*args, **kwargs)
+
+    backend.write = hung
+    return store, begun, reached, answered
+
+
+async def test_a_database_that_hangs_is_said_by_the_health_check_within_its_bound(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """B4: PostgreSQL hung (SIGSTOP, a network dropping packets): the health check's probe
+    write waited for COMMAND_TIMEOUT (60 s) behind the flush, itself 60 s: 80 s measured with
+    no answer. The heartbeat waits for its reason, so its file went stale and `health` said
+    "down: nothing from the bot for N s" of a bot answering /define, and the log said nothing
+    of the database. Now the probe is waited for PROBE_WAIT (20 s), then said as not
+    answering."""
+    monkeypatch.setattr(health, "PROBE_WAIT", 0.05, raising=False)
+    store, _, _, answered = await _hung_store(tmp_path)
+    try:
+        reason = await asyncio.wait_for(
+            health.unhealthy_reason(_NotConnected(), store),  # type: ignore[arg-type]
+            HUNG_FOR_EVER,
+        )
+        assert reason is not None
+        assert f"the database at {store.location} is not writable: " in reason, reason
+        assert "has not answered a write for 0.05 s" in reason, reason
+    finally:
+        answered.set()
+        await store.close()
+
+
+async def test_a_probe_waiting_for_the_database_is_shared_not_queued_again(
+    tmp_path: Path,
+) -> None:
+    """B4: each heartbeat (10 s) and each metrics scrape asked the database again while the
+    last probe still waited (the scrape's after 2 s, the heartbeat's after PROBE_WAIT), each
+    one more write queued behind the one that hangs. Now a probe under way is the answer of
+    every ask meanwhile: one write."""
+    store, begun, reached, answered = await _hung_store(tmp_path)
+    try:
+        asks = [asyncio.ensure_future(store.why_not_writable()) for _ in range(3)]
+        await reached.wait()  # the first ask reaches the backend
+        for _ in range(20):
+            await asyncio.sleep(0)  # the others, had they written
+        assert len(begun) == 1
+        answered.set()
+        assert await asyncio.wait_for(asyncio.gather(*asks), HUNG_FOR_EVER) == [None] * 3
+    finally:
+        answered.set()
+        await store.close()
