@@ -18,6 +18,8 @@ from bot.discord_app import health
 from bot.storage import Store
 from bot.storage.backend import Migrate
 from bot.storage.cli import on_store
+from bot.storage.errors import StorageUnavailable
+from bot.storage.postgres.backend import PostgresBackend
 from bot.storage.sqlite.run_lock import bot_running_on, lock_path, one_bot_per_file
 
 from .test_wait50 import _NotConnected
@@ -221,3 +223,52 @@ async def test_a_probe_waiting_for_the_database_is_shared_not_queued_again(
     finally:
         answered.set()
         await store.close()
+
+
+class _NoConnection:
+    """What asyncpg's `Pool.acquire()` returns (awaited, or entered as a context), for a new
+    connection that has no answer: a bare TimeoutError at its connect timeout."""
+
+    async def _timed_out(self) -> object:
+        raise TimeoutError
+
+    def __await__(self) -> Any:
+        return self._timed_out().__await__()
+
+    async def __aenter__(self) -> object:
+        return await self._timed_out()
+
+    async def __aexit__(self, *_: object) -> None:
+        return None
+
+
+class _HungPool:
+    """A pool whose every connection is in use and whose new connection has no answer (the
+    bot's connect timeout is busy_timeout, 5 s)."""
+
+    def acquire(self) -> _NoConnection:
+        return _NoConnection()
+
+    async def release(self, _connection: object) -> None:
+        raise AssertionError("nothing was acquired")
+
+
+@pytest.mark.parametrize("kind", ["read", "write"])
+async def test_a_connection_not_made_in_time_is_not_said_as_a_statement_of_60_s(kind: str) -> None:
+    """B4: with PostgreSQL hung, a write that needed a new connection of the pool gave up at
+    its connect timeout (5 s) and was said as "did not finish a statement within 60 s
+    (COMMAND_TIMEOUT …): it is overloaded, or the statement too large": in `health` and the
+    log, alternating with the true line. Now it says no connection was had in time."""
+    backend = PostgresBackend("postgresql://bot:pw@db.example:5432/glossary", _HungPool())  # type: ignore[arg-type]
+
+    async def body(_tx: object) -> None:
+        raise AssertionError("no connection, no body")
+
+    with pytest.raises(StorageUnavailable) as raised:
+        await (backend.read(body) if kind == "read" else backend.write(body))
+    said = str(raised.value)
+    assert "did not finish a statement" not in said, said
+    assert said.startswith(
+        "cannot reach the database at postgresql://bot@db.example:5432/glossary: a new "
+        "connection had no answer in time"
+    ), said
