@@ -57,9 +57,10 @@ RECONNECTING = "reconnecting"  # the state logged while Discord is lost for less
 # first 2,000 bytes, and its second line (the last healthy beat's time) must be among them.
 WHY_CHARS = 600
 # Seconds the health check waits for the database to take its probe write. A database that hangs
-# (a server stopped, a network dropping packets) holds each write up to its command timeout (a
-# minute on PostgreSQL): waited for, the heartbeat itself stopped, and `health` said the bot down.
-# Well within MAX_AGE less the heartbeat's interval, so the file says why before it is stale.
+# (a server paused by SIGSTOP, a network dropping packets) holds each write up to its command
+# timeout (a minute on PostgreSQL), behind the write under way: waited for that long, the
+# heartbeat would stop and `health` say the bot down. Well within MAX_AGE less the heartbeat's
+# interval, so the file says why before it is stale.
 PROBE_WAIT = 20.0
 
 
