@@ -27,6 +27,7 @@ from bot.storage.cli import (
     database_location,
     existing_database,
     on_store,
+    over_the_database,
     reading_store,
     write_whole,
 )
@@ -76,6 +77,8 @@ def run_export(args: argparse.Namespace) -> int:
     location = existing_database(args)
     if location is None:
         return 1
+    if args.output and (said := over_the_database(args.output, location, "the export")):
+        return print_error(said)
     try:
         # A read: an older database is left to the bot to upgrade (an older bot may serve it).
         data = reading_store(location, read)

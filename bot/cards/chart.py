@@ -97,14 +97,22 @@ def nice_ceiling(value: int) -> int:
         top *= 10
 
 
+# (size, suffix, decimals): a count is said in the first unit its rounded figure is under 1,000 of
+_UNITS = ((10**3, "k", 0), (10**6, "M", 1), (10**9, "B", 1), (10**12, "T", 1))
+
+
 def short_number(n: float) -> str:
+    """A count as a bar's label or an axis's: "9,999", "10k", "1.5M". The unit is chosen after
+    rounding: 999,600 is "1M", not "1000k"."""
     n = int(n)  # pygal hands axis values over as floats
-    for size, suffix in ((10**12, "T"), (10**9, "B"), (10**6, "M")):
-        if n >= size:
-            return f"{n / size:.1f}{suffix}".replace(f".0{suffix}", suffix)
-    if n >= 10_000:
-        return f"{n / 1000:.0f}k"
-    return f"{n:,}"
+    if n < 10_000:
+        return f"{n:,}"
+    for size, suffix, decimals in _UNITS[:-1]:
+        figure = f"{n / size:.{decimals}f}"
+        if float(figure) < 1000:
+            return figure.removesuffix(".0") + suffix
+    size, suffix, decimals = _UNITS[-1]  # past it too: "9223372T"
+    return f"{n / size:.{decimals}f}".removesuffix(".0") + suffix
 
 
 def _hex(colour: tuple[int, int, int, int]) -> str:

@@ -56,6 +56,12 @@ RECONNECTING = "reconnecting"  # the state logged while Discord is lost for less
 # The most of why the database is not writable that the line carries: `health` reads the file's
 # first 2,000 bytes, and its second line (the last healthy beat's time) must be among them.
 WHY_CHARS = 600
+# Seconds the health check waits for the database to take its probe write. A database that hangs
+# (a server paused by SIGSTOP, a network dropping packets) holds each write up to its command
+# timeout (a minute on PostgreSQL), behind the write under way: waited for that long, the
+# heartbeat would stop and `health` say the bot down. Well within MAX_AGE less the heartbeat's
+# interval, so the file says why before it is stale.
+PROBE_WAIT = 20.0
 
 
 def is_connected(client: discord.Client) -> bool:
@@ -118,7 +124,7 @@ async def unhealthy_reason(
             f"the database ({database}) could not be opened at start (the log says why): "
             "restart the bot once that is fixed"
         )
-    elif (why := await store.why_not_writable()) is not None:
+    elif (why := await _why_not_writable(store)) is not None:
         why = shorten(why, WHY_CHARS, placeholder=" […]")  # on one line, whitespace folded
         failing = f"the database at {store.location} is not writable: {why}"
     elif (why := store.claims_lost()) is not None:
@@ -128,6 +134,18 @@ async def unhealthy_reason(
     if not is_connected(client):  # both, in one line
         return f"{NOT_CONNECTED}, and {failing}"
     return f"connected to Discord, but {failing}"
+
+
+async def _why_not_writable(store: Store) -> str | None:
+    """`store.why_not_writable()`, or that it has not answered within PROBE_WAIT (the probe
+    goes on: the next look shares it)."""
+    try:
+        return await asyncio.wait_for(store.why_not_writable(), PROBE_WAIT)
+    except TimeoutError:
+        return (
+            f"it has not answered a write for {PROBE_WAIT:g} s (the database, or the network "
+            "to it, hangs)"
+        )
 
 
 # A file's beat and stop line are written one at a time: a beat not begun when the stop is said

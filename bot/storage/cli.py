@@ -31,7 +31,7 @@ from .backend import Migrate
 from .errors import ShardsTaken, StorageError
 from .models import ALIAS_CAP, AddAliasResult, AddAliasStatus, AliasImport, Stats
 from .periods import Period, period_start
-from .sqlite.backup import backup_database
+from .sqlite.backup import backup_database, own_file
 from .sqlite.errors import not_a_database_file
 from .sqlite.run_lock import bot_running_on, command_holder, one_bot_per_file, what_runs
 from .sqlite.vacuum import vacuum_database
@@ -125,6 +125,16 @@ def existing_database(args: argparse.Namespace) -> str | Path | None:
         return path
     print_error(f"there is no database at {path} (use --db or DATABASE_PATH)")
     return None
+
+
+def over_the_database(output: Path, location: str | Path, what: str) -> str | None:
+    """Why `what` ("the chart") may not be written to `output`: it is the SQLite database at
+    `location` or a file of its own (its `-wal`, its lock file), which the output, renamed into
+    place, would replace: every count, alias and term gone. None where it may."""
+    if isinstance(location, str):  # PostgreSQL: no file of the database's here
+        return None
+    own = own_file(output, location)
+    return None if own is None else f"refusing to write {what} to {output}: {own}"
 
 
 def _unusable_url(args: argparse.Namespace, url: str) -> str | None:
@@ -253,6 +263,8 @@ def run_stats(args: argparse.Namespace) -> int:
     path = existing_database(args)
     if path is None:
         return 1
+    if args.chart and (said := over_the_database(args.chart, path, "the chart")):
+        return print_error(said)
     period = cast(Period, args.period)
     now = datetime.now(UTC)
     since = period_start(period, now)

@@ -138,6 +138,7 @@ class Store:
         self._failed_flushes = 0  # in a row: the first is logged, and their count when one works
         self._flush_failure: Exception | None = None  # the last of them
         self._writable = True  # the last write reached the database (`_write`)
+        self._probing: asyncio.Future[str | None] | None = None  # `why_not_writable`'s, under way
         # Called when that turns, either way: the heartbeat says the database lost or back at
         # once (`BotState.store`), not at its next beat.
         self.on_writable_turned: Callable[[], None] | None = None
@@ -214,6 +215,8 @@ class Store:
                 await self._flusher
         await self._flush_for_close(deadline)
         self._closed = True
+        if self._probing is not None and not self._probing.done():
+            self._probing.cancel()  # a probe the health check gave up on (`why_not_writable`)
         if not self._pending.is_empty():
             log.error(
                 "closing with %s and %s that could not be written",
@@ -807,7 +810,15 @@ class Store:
         """Why a write does not reach the database now, None when one does (the health check);
         never raises. The words are the error the backend raised, where the reason is decided
         (a file swapped under the bot, a schema dropped, a full disk), less the database's
-        name, which the caller's line gives."""
+        name, which the caller's line gives. One probe at a time: asked again while one waits
+        for the database (one that hangs, each write up to its command timeout), the answer is
+        that probe's, not one more write queued behind it. Cancelling a caller leaves the probe
+        to end on its own."""
+        if self._probing is None or self._probing.done():
+            self._probing = asyncio.ensure_future(self._why_not_writable())
+        return await asyncio.shield(self._probing)
+
+    async def _why_not_writable(self) -> str | None:
         try:
             await self._write(count_queries.touch, probe=True)
         except StorageError as exc:

@@ -143,10 +143,30 @@ class PostgresBackend(Backend):
             log.info("database %s migrated to schema version %d", location, applied[-1])
         return cls(url, pool)
 
+    @contextlib.asynccontextmanager
+    async def _connection(self) -> AsyncIterator[Any]:
+        """A connection of the pool. A new one that has no answer by the connect timeout (a
+        database that hangs, a network dropping packets: every connection in use waits on it)
+        is said so, not as a statement cut off at COMMAND_TIMEOUT, as `_guarded` reads a bare
+        TimeoutError."""
+        try:
+            conn = await self._pool.acquire()
+        except TimeoutError as exc:
+            if str(exc):
+                raise
+            raise StorageUnavailable(
+                f"cannot reach the database at {self.location}: a new connection had no answer "
+                "in time (the database, or the network to it, hangs)"
+            ) from exc
+        try:
+            yield conn
+        finally:
+            await self._pool.release(conn)
+
     async def read(self, body: Body[T]) -> T:
         async def run() -> T:
             async with (
-                self._pool.acquire() as conn,
+                self._connection() as conn,
                 conn.transaction(isolation="repeatable_read", readonly=True),
             ):
                 return await body(PostgresTx(conn))
@@ -159,7 +179,7 @@ class PostgresBackend(Backend):
         # A probe is written as any write: in PostgreSQL an unchanged row is a new version too,
         # which needs room.
         async def run() -> T:
-            async with self._write_lock, self._pool.acquire() as conn:
+            async with self._write_lock, self._connection() as conn:
                 async with conn.transaction():
                     result = await body(PostgresTx(conn))
                 if on_commit is not None:

@@ -18,6 +18,24 @@ from .run_lock import lock_path
 COMPANIONS = ("-wal", "-shm", "-journal")
 
 
+ITSELF = "the database itself"
+
+
+def own_file(dest: Path, database: Path) -> str | None:
+    """What of the database's `dest` is, by any spelling of either path (a symlink to it is
+    written through: `write_whole`), as a line says it: ITSELF, or "the database's own file"
+    for a companion SQLite keeps beside it or the bot's lock file; None for another file. Its
+    companions are in use while a bot runs: a file renamed over one would replace the
+    write-ahead log under it (the next connection reads a database as the log) or its lock."""
+    database, target = database.resolve(), dest.resolve()
+    if target == database:
+        return ITSELF
+    companions = {f"{database}{suffix}" for suffix in COMPANIONS}
+    if str(target) in companions | {lock_path(str(database))}:
+        return "the database's own file"
+    return None
+
+
 async def backup_database(source: str | os.PathLike[str], dest: str | os.PathLike[str]) -> None:
     """Copy the database at `source` to `dest`, whatever its schema version.
 
@@ -141,13 +159,10 @@ def _backup_file(source_path: Path, dest: Path) -> None:
     database = source_path.resolve()
     # Where a symlink points (`/dev/stdout` is one): renamed over, the link itself was replaced.
     target_path = dest.resolve()
-    if target_path == database:
+    if (own := own_file(dest, database)) == ITSELF:
         raise StorageError("refusing to back up the database onto itself")
-    # Its companions are in use while a bot runs: the copy, renamed over one, would replace the
-    # write-ahead log under it (the next connection reads a database as the log) or its lock.
-    companions = {f"{database}{suffix}" for suffix in COMPANIONS}
-    if str(target_path) in companions | {lock_path(str(database))}:
-        raise StorageError(f"refusing to back up onto {dest}: the database's own file")
+    if own is not None:
+        raise StorageError(f"refusing to back up onto {dest}: {own}")
     partial_path = target_path.with_name(f".{target_path.name}.partial")
     partial_path.unlink(missing_ok=True)
     try:

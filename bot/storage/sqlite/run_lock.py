@@ -94,8 +94,8 @@ def bot_running_on(database: str) -> str | None:
     """Who runs on `database` now (as `ShardsTaken` names it), or None: a look that makes no
     file and holds no lock past itself (a dry run writes nothing)."""
     try:
-        fd = os.open(lock_path(database), os.O_RDWR | os.O_CLOEXEC)
-    except OSError:  # no lock file: no bot has run on it from this folder
+        fd = os.open(lock_path(database), os.O_RDWR | os.O_CLOEXEC | os.O_NOFOLLOW)
+    except OSError:  # no lock file (or a link, never a bot's): no bot has run on it from here
         fd = None
     if fd is not None:
         try:
@@ -198,6 +198,8 @@ async def _locked(
         yield
         return
     except OSError as exc:
+        if exc.errno == errno.ELOOP:  # `_open_lock_file` follows no link
+            exc = OSError("a symbolic link, which the bot does not follow: remove it")
         unchecked = ("cannot check that no other bot runs on %s (%s: %s)", database, path, exc)
         if not command:  # a bot: said as it starts, and it runs
             log.warning(*unchecked)
@@ -255,10 +257,13 @@ async def _locked(
 
 
 def _open_lock_file(path: str) -> tuple[int, bool]:
-    """The lock file's descriptor, and whether this call made it."""
+    """The lock file's descriptor, and whether this call made it. A symbolic link in its place
+    is not followed (OSError, ELOOP): the bot truncates the file and writes its name in it, and
+    whoever may write in the database's folder could point it at any file the bot may write."""
+    flags = os.O_RDWR | os.O_CLOEXEC | os.O_NOFOLLOW
     with contextlib.suppress(FileExistsError):
-        return os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o644), True
-    return os.open(path, os.O_RDWR | os.O_CLOEXEC), False
+        return os.open(path, flags | os.O_CREAT | os.O_EXCL, 0o644), True
+    return os.open(path, flags), False
 
 
 def _remove(path: str) -> None:
