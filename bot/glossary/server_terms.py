@@ -817,6 +817,11 @@ def _refuse_other_number(
         return
 
 
+# A new term without a category: the form's save offers a menu of them; an import says how
+# its file or its category option gives one (interchange.parse_import).
+NO_CATEGORY = f"choose a category (one of: {', '.join(CATEGORIES)})"
+
+
 def _fill_category(
     fields: dict[str, object], target: Entry | None, default: str | None, report: _Reporter
 ) -> None:
@@ -832,7 +837,7 @@ def _fill_category(
     elif default:
         fields["category"] = default
     else:
-        report("category", f"choose a category (one of: {', '.join(CATEGORIES)})")
+        report("category", NO_CATEGORY)
         fields["category"] = CATEGORIES[0]  # the other checks still run
 
 
