@@ -308,7 +308,8 @@ def test_every_problem_of_one_entry_is_reported_in_one_run(tmp_path: Path) -> No
             "terms.toml:2 [alpha]: error: unknown category 'Fundemantals' (one of: "
             "Fundamentals, Retrieval & Context, Agents & Interfaces, Training & Adaptation, "
             "Inference & Operations, Quality & Governance, Modality & Production)",
-            "terms.toml:2 [alpha]: error: bad reference URL 'ftp://x'",
+            "terms.toml:2 [alpha]: error: bad reference URL 'ftp://x': a card links only http or "
+            "https addresses: start it with https://",
         ]
     )
 
@@ -436,10 +437,12 @@ def test_a_schema_error_hides_none_of_the_entry_s_other_problems(tmp_path: Path)
     assert sorted(errors) == sorted(
         [
             "terms.toml:2 [alpha]: error: definition: missing required field",
-            "terms.toml:2 [alpha]: error: aliases: Input should be a valid list",
+            "terms.toml:2 [alpha]: error: aliases: should be a list, written in brackets: "
+            '["…", "…"]',
             "terms.toml:2 [alpha]: error: unknown category 'Fundemantals' (one of: "
             "Fundamentals, Retrieval & Context, Agents & Interfaces, Training & Adaptation, "
             "Inference & Operations, Quality & Governance, Modality & Production)",
-            "terms.toml:2 [alpha]: error: bad reference URL 'ftp://x'",
+            "terms.toml:2 [alpha]: error: bad reference URL 'ftp://x': a card links only http or "
+            "https addresses: start it with https://",
         ]
     )

@@ -53,3 +53,98 @@ def test_entries_without_a_category_are_told_of_the_category_option(tmp_path: Pa
     assert status == 1, (out, err)
     assert "“Foo Widget”, Category:" in err, err
     assert "--category" in err, err
+
+
+# A maintainer's own glossary file, served beside the bundled data (GLOSSARY_PATHS), each
+# test breaking it as a hand edit does.
+MINE = """[[entries]]
+id = "zorb-cache"
+title = "Zorb Cache"
+category = "Inference & Operations"
+definition = "A cache of zorbs kept between requests."
+related = ["flurb-index"]
+
+[[entries]]
+id = "flurb-index"
+title = "Flurb Index"
+category = "Retrieval & Context"
+definition = "An index of flurbs."
+"""
+
+
+def _check(tmp_path: Path, text: str) -> tuple[int, list[str]]:
+    (tmp_path / "mine.toml").write_text(text, encoding="utf-8")
+    done = glossary_bot_run_here(CLI_ENV, tmp_path, "check", "-q", "mine.toml")
+    assert done.stderr == "", done.stderr
+    return done.returncode, done.stdout.splitlines()  # -q: the errors alone
+
+
+def test_a_maintainer_s_file_checks_clean(tmp_path: Path) -> None:
+    assert _check(tmp_path, MINE) == (0, [])
+
+
+def test_check_names_the_key_a_misspelt_one_meant(tmp_path: Path) -> None:
+    """outsider76: `defintion = "…"` was "defintion: unknown key" and "definition: missing
+    required field", where a misspelt table, `[[entry]]`, is told "did you mean [[entries]]?"."""
+    status, said = _check(tmp_path, MINE.replace('definition = "A cache', 'defintion = "A cache'))
+    assert status == 1
+    assert (
+        "mine.toml:2 [zorb-cache]: error: defintion: unknown key (did you mean 'definition'?)"
+        in (said)
+    ), said
+    status, said = _check(tmp_path, MINE.replace("related = ", "zorbitude = "))
+    assert said == ["mine.toml:2 [zorb-cache]: error: zorbitude: unknown key"], said
+
+
+def test_check_names_the_id_a_misspelt_related_id_meant(tmp_path: Path) -> None:
+    """outsider76: `related = ["flurb-indx"]` was "related id 'flurb-indx' names no entry", where
+    a title written for an id is told which id it names."""
+    status, said = _check(tmp_path, MINE.replace('["flurb-index"]', '["flurb-indx"]'))
+    assert status == 1
+    assert said == [
+        "mine.toml:2 [zorb-cache]: error: related id 'flurb-indx' names no entry "
+        "(did you mean 'flurb-index'?)"
+    ], said
+
+
+def test_check_says_a_list_field_given_one_text_is_written_in_brackets(tmp_path: Path) -> None:
+    """outsider76: `related = "flurb-index"` was "related: Input should be a valid list",
+    pydantic's words, not the fix."""
+    status, said = _check(tmp_path, MINE.replace('["flurb-index"]', '"flurb-index"'))
+    assert status == 1
+    assert len(said) == 1, said
+    assert said[0].startswith("mine.toml:2 [zorb-cache]: error: related: "), said
+    assert "Input should be" not in said[0], said
+    assert 'written in brackets: ["…", "…"]' in said[0], said
+
+
+def test_check_says_what_is_wrong_with_a_reference_url(tmp_path: Path) -> None:
+    """outsider76: every refused reference was "bad reference URL '…'", whatever was wrong:
+    the scheme left off, a space, a port that is no number, a host with no dot."""
+    for url, why in (
+        ("example.org/zorb", "https://"),
+        ("ftp://example.org/zorb", "http or https"),
+        ("https://example.org/a b", "space"),
+        ("https://example.org:8o80/zorb", "port"),
+        ("https://wiki/zorb", "dot"),
+        ("https:///zorb", "host"),
+    ):
+        text = MINE.replace('related = ["flurb-index"]', f'reference = "{url}"')
+        status, said = _check(tmp_path, text)
+        assert status == 1, url
+        assert len(said) == 1, said
+        assert said[0].startswith(
+            f"mine.toml:2 [zorb-cache]: error: bad reference URL '{url}': "
+        ), said
+        assert why in said[0].split(f"'{url}': ", 1)[1], (url, said)
+
+
+def test_check_says_how_long_a_title_or_definition_is(tmp_path: Path) -> None:
+    """outsider76: "summary longer than 1,024 characters (1,040)" gave the count; "definition
+    longer than 4096 characters" and "title longer than 256 characters" did not."""
+    text = MINE.replace("A cache of zorbs kept between requests.", "x" * 4_100)
+    text = text.replace('title = "Zorb Cache"', f'title = "{"Z" * 300}"')
+    status, said = _check(tmp_path, text)
+    assert status == 1
+    assert "error: title longer than 256 characters (300)" in " ".join(said), said
+    assert "error: definition longer than 4,096 characters (4,100)" in " ".join(said), said
