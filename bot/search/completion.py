@@ -50,8 +50,11 @@ _TITLE = int(NameKind.TITLE)  # enum attribute lookups are slow in a hot loop
 
 
 class _Picker:
-    def __init__(self, index: Completable, limit: int, popular: Sequence[str]) -> None:
+    def __init__(
+        self, index: Completable, limit: int, popular: Sequence[str], server: ServerAliases
+    ) -> None:
         self.index = index
+        self.server = server
         self.limit = limit
         self.choices: list[Choice] = []
         self.seen: set[int] = set()
@@ -75,7 +78,22 @@ class _Picker:
             return  # Discord would reject the whole answer
         self.seen.add(position)
         label = _label(entry.display_title or entry.id, via, normalized=normalized)
-        self.choices.append(Choice(label, entry.id))
+        self.choices.append(Choice(label, self._value(position, entry)))
+
+    def _value(self, position: int, entry: Entry) -> str:
+        """What /define gets back when the choice is picked: the entry's id, which search reads
+        after the names, unless a name or this server's alias read as the id opens another
+        entry first (a server term renamed keeps its id, and a new term may then take its old
+        title, outsider76: "Quux Mesh" picked opened the new "Quuxnet"); then its title, which
+        no other entry may have, where it fits."""
+        key = compact(normalize(entry.id))
+        alias = self.server.get(key)
+        if (alias is None or alias.entry == position) and all(
+            hit.entry == position or hit.kind == NameKind.PART
+            for hit in self.index.names.lookup(key)
+        ):
+            return entry.id
+        return entry.title if 0 < len(entry.title) <= AUTOCOMPLETE_VALUE else entry.id
 
     def fitted(self) -> list[Choice]:
         """The choices, their names fitted to Discord's length together (`fit_names`)."""
@@ -107,7 +125,7 @@ def complete(
     limit: int,
 ) -> list[Choice]:
     limit = max(0, min(int(limit), AUTOCOMPLETE_CHOICES))
-    picker = _Picker(index, limit, popular)
+    picker = _Picker(index, limit, popular, server)
     if limit == 0:
         return []
     normalized = normalize(text[:MAX_TEXT])

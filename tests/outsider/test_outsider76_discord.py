@@ -4,6 +4,8 @@ Discord in a week of setting up a new server's glossary."""
 from __future__ import annotations
 
 from bot.discord_app.app import GlossaryBot
+from tests.discord_app.helpers import define
+from tests.discord_app.term_commands import add_term, edit_answer
 
 from .conftest import Scene
 from .test_outsider76 import MARKDOWN
@@ -44,3 +46,29 @@ async def test_a_toml_entry_without_a_category_is_told_both_ways(
     assert "“Foo Widget”, Category:" in said, said
     assert "category = " in said, said
     assert "`category` option" in said, said
+
+
+async def test_a_renamed_term_s_autocomplete_choice_opens_it_beside_a_term_of_its_old_title(
+    scene: Scene, bot: GlossaryBot
+) -> None:
+    """outsider76, a moderator's week: "Quuxnet" renamed "Quux Mesh" (its id stays "quuxnet"),
+    then a new term written under the old title "Quuxnet" (id "quuxnet-2"). A member typing
+    "quux m" picks **Quux Mesh** from autocomplete, whose value is its id, "quuxnet": /define
+    must open Quux Mesh, the card picked, not the new Quuxnet."""
+    fake = scene.fake
+    said = await add_term(scene, {"title": "Quuxnet", "definition": "A network of quuxes."})
+    assert said["content"].startswith("Added **Quuxnet**"), said
+    said = await edit_answer(scene, "quuxnet", {"title": "Quux Mesh"})
+    assert said.startswith("Saved **Quux Mesh**"), said
+    said = await add_term(scene, {"title": "Quuxnet", "definition": "The old quux network."})
+    assert said["content"].startswith("Added **Quuxnet**"), said
+
+    handle = await fake.autocomplete(
+        scene.alice, "define", {"term": "quux m"}, focused="term", channel=scene.channel
+    )
+    picked = next(c for c in await handle.choices() if c["name"] == "Quux Mesh")
+    _, card = await define(fake, scene.alice, picked["value"], scene.channel)
+    assert card["embeds"][0]["title"] == "Quux Mesh", card
+    # Typed, the old title opens the term that has it now.
+    _, card = await define(fake, scene.alice, "Quuxnet", scene.channel)
+    assert card["embeds"][0]["title"] == "Quuxnet", card
