@@ -4,8 +4,10 @@ Discord in a week of setting up a new server's glossary."""
 from __future__ import annotations
 
 from bot.discord_app.app import GlossaryBot
+from bot.storage import Store
+from bot.term_storage import read_terms
 from tests.discord_app.helpers import define
-from tests.discord_app.term_commands import add_term, edit_answer
+from tests.discord_app.term_commands import add_term, edit_answer, made_up, stored_now
 
 from .conftest import Scene
 from .test_outsider76 import MARKDOWN
@@ -72,3 +74,40 @@ async def test_a_renamed_term_s_autocomplete_choice_opens_it_beside_a_term_of_it
     # Typed, the old title opens the term that has it now.
     _, card = await define(fake, scene.alice, "Quuxnet", scene.channel)
     assert card["embeds"][0]["title"] == "Quuxnet", card
+
+
+async def test_an_edit_leaves_out_related_entries_the_glossary_no_longer_has(
+    scene: Scene, bot: GlossaryBot, store: Store
+) -> None:
+    """outsider76, a moderator's week: a term related to an entry of the maintainers' own
+    glossary folder (GLOSSARY_PATHS), then served without that folder. `/term export` leaves
+    the related id out and says so; but `/term edit`'s form held it as its id ("flurb-index")
+    and its save, of a definition alone, was refused: "no term of this server or the bundled
+    glossary is called “flurb-index”", for what the moderator had not typed. Nor did the
+    server's own earlier export import back. The stored id is left out, with a note."""
+    term = made_up("snorkelator", related=("flurb-index", "rag"))
+    await stored_now(scene, bot, store, term)
+    said = await edit_answer(scene, "snorkelator", {"definition": "A device for snorkels."})
+    assert said.startswith("Saved **Snorkelator**"), said
+    assert "“flurb-index”" in said, said
+    assert "no longer in the glossary" in said, said
+    stored = {t.id: t for t in await read_terms(store, scene.guild.id)}
+    assert stored["snorkelator"].related == ("rag",)
+    assert stored["snorkelator"].definition == "A device for snorkels."
+
+    # A name typed that names nothing is still refused.
+    said = await edit_answer(scene, "snorkelator", {"related": "RAG, flurb-indx"})
+    assert said.startswith("Nothing was saved"), said
+    assert "“flurb-indx”" in said, said
+
+    # The server's own export from before the folder went imports back, the same way.
+    await stored_now(scene, bot, store, term)
+    text = (
+        '[[entries]]\nid = "snorkelator"\ntitle = "Snorkelator"\ncategory = "Fundamentals"\n'
+        'definition = "A made-up snorkelator."\nrelated = ["flurb-index", "rag"]\n'
+    )
+    said = await _import(scene, "terms.toml", text)
+    assert said.startswith("Imported: 0 added, 1 changed, 0 removed."), said
+    assert "“flurb-index”" in said, said
+    stored = {t.id: t for t in await read_terms(store, scene.guild.id)}
+    assert stored["snorkelator"].related == ("rag",)
