@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from tests.resilience.botproc import CLI_ENV, glossary_bot_run_here
 
 MARKDOWN = "Glossary¶\n\nFoo Widget¶\n\nA widget of foos.\n\nBar Gizmo¶\n\nA gizmo of bars.\n"
@@ -148,3 +150,40 @@ def test_check_says_how_long_a_title_or_definition_is(tmp_path: Path) -> None:
     assert status == 1
     assert "error: title longer than 256 characters (300)" in " ".join(said), said
     assert "error: definition longer than 4,096 characters (4,100)" in " ".join(said), said
+
+
+def test_stats_on_the_command_line_names_its_periods_as_slash_stats_does(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """outsider76: `glossary-bot stats --period month --chart c.png` titled "the last month",
+    text and picture, where `/stats` titles the same rolling window, and the picture README
+    says `--chart` writes, "the last 30 days" (outsider75 renamed /stats' own)."""
+    import bot.cards.chart
+
+    drawn: list[str] = []
+
+    def chart(*args: object, title: str, **kwargs: object) -> bytes:
+        drawn.append(title)
+        return b"png"
+
+    monkeypatch.setattr(bot.cards.chart, "lookups_chart", chart)
+    assert _import(tmp_path, "--category", "Fundamentals")[0] == 0  # makes g.db
+    said = {}
+    for period in ("day", "week", "month", "all"):
+        done = glossary_bot_run_here(
+            CLI_ENV, tmp_path, "stats", "--db", "g.db", "--period", period, "--chart", "c.png"
+        )
+        assert done.returncode == 0, done.stderr
+        said[period] = done.stdout.splitlines()[0]
+    assert said == {
+        "day": "Glossary Bot stats: all servers, the last 24 hours",
+        "week": "Glossary Bot stats: all servers, the last 7 days",
+        "month": "Glossary Bot stats: all servers, the last 30 days",
+        "all": "Glossary Bot stats: all servers, all time",
+    }
+    assert drawn == [
+        "Glossary lookups, the last 24 hours: 0",
+        "Glossary lookups, the last 7 days: 0",
+        "Glossary lookups, the last 30 days: 0",
+        "Glossary lookups, all time: 0",
+    ]
