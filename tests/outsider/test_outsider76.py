@@ -187,3 +187,27 @@ def test_stats_on_the_command_line_names_its_periods_as_slash_stats_does(
         "Glossary lookups, the last 30 days: 0",
         "Glossary lookups, all time: 0",
     ]
+
+
+def test_a_folder_checked_alone_is_told_its_references_are_the_bundled_data_s(
+    tmp_path: Path,
+) -> None:
+    """outsider76: a maintainer's folder whose entries relate to bundled ones ("rag"), checked
+    (or served, GLOSSARY_PATHS) alone: "related id 'rag' names no entry", true of those paths,
+    which are served instead of the bundled data, but nothing said that 'rag' is the bundled
+    data's and that naming its folder too serves both. A misspelt id stays as it was."""
+    from bot.glossary import bundled_data_dir
+
+    text = MINE.replace('related = ["flurb-index"]', 'related = ["flurb-index", "rag", "rgg"]')
+    status, said = _check(tmp_path, text)
+    assert status == 1
+    rag = next(line for line in said if "'rag'" in line)
+    assert rag.startswith("mine.toml:2 [zorb-cache]: error: related id 'rag' names no entry"), rag
+    assert "bundled data" in rag, rag
+    assert str(bundled_data_dir()) in rag, rag
+    rgg = next(line for line in said if "'rgg'" in line)
+    assert "bundled" not in rgg, rgg
+    # Checked with the bundled data's folder, it is found.
+    (tmp_path / "mine.toml").write_text(text.replace(', "rgg"', ""), encoding="utf-8")
+    done = glossary_bot_run_here(CLI_ENV, tmp_path, "check", "-q", str(bundled_data_dir()), ".")
+    assert done.returncode == 0, done.stdout
