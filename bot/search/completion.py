@@ -13,6 +13,7 @@ from __future__ import annotations
 import heapq
 from collections.abc import Sequence
 from typing import Protocol
+from weakref import WeakKeyDictionary
 
 import numpy as np
 
@@ -47,6 +48,10 @@ SCAN = 300  # prefix keys looked at per tier: enough to fill 25 choices after de
 TYPO_CANDIDATES = 100
 TYPO_SCORE = 78.0
 _TITLE = int(NameKind.TITLE)  # enum attribute lookups are slow in a hot loop
+_PART = NameKind.PART
+# Of each name table (an index's), whether an entry's id, read as typed, names that entry alone
+# (`_Picker._value`): worked out at an entry's first choice, kept while the index lives.
+_ID_NAMES_ITS_OWN: WeakKeyDictionary[NameTable, dict[int, bool]] = WeakKeyDictionary()
 
 
 class _Picker:
@@ -86,12 +91,15 @@ class _Picker:
         entry first (a server term renamed keeps its id, and a new term may then take its old
         title, outsider76: "Quux Mesh" picked opened the new "Quuxnet"); then its title, which
         no other entry may have, where it fits."""
-        key = compact(normalize(entry.id))
-        alias = self.server.get(key)
-        if (alias is None or alias.entry == position) and all(
-            hit.entry == position or hit.kind == NameKind.PART
-            for hit in self.index.names.lookup(key)
-        ):
+        names = self.index.names
+        known = _ID_NAMES_ITS_OWN.setdefault(names, {})
+        own = known.get(position)
+        key = compact(entry.id)
+        if own is None:
+            hits = names.lookup(key)
+            own = known[position] = all(h.entry == position or h.kind == _PART for h in hits)
+        alias = self.server.get(key) if own and len(self.server) else None
+        if own and (alias is None or alias.entry == position):
             return entry.id
         return entry.title if 0 < len(entry.title) <= AUTOCOMPLETE_VALUE else entry.id
 
