@@ -26,6 +26,7 @@ import gzip
 import json
 import math
 import sys
+import zlib
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -51,6 +52,9 @@ SHARE = 0.0429
 # `calib73_fit.py ALL --leave-out dev29 --write-offers bench/results/calib75_offers.jsonl.gz`
 # (calib74's: dev..dev27 on d417d84e)
 OFFERS = ROOT / "bench/results/calib75_offers.jsonl.gz"
+# calib76's bagged threshold: resamples, and the seed every slice's Poisson count is drawn from
+BAGS = 500
+SEED = 76
 
 
 def values(r: Record) -> list[float]:
@@ -188,6 +192,60 @@ def demote_threshold(cards: list[Record], p: np.ndarray, ratio: float) -> float:
         if bad > best_bad and bad >= ratio * c["right"] and c["card3_lost"] == 0:
             best, best_bad = t, bad
     return best
+
+
+def lowest_clean(p: np.ndarray, verdicts: np.ndarray, share: float) -> float:
+    """`promote_threshold` on arrays (the same grid, the same answer; vectorised for the
+    bootstrap): the lowest t whose records with p >= t are wrong at most `share` of the on-topic
+    ones and never off-topic, 1.01 where none is."""
+    grid = np.array(sorted({round(float(v), 3) for v in np.quantile(p, np.linspace(0, 1, 201))}))
+    moved = p[None, :] >= grid[:, None]
+    right = (moved & (verdicts == "right")).sum(axis=1)
+    wrong = (moved & (verdicts == "wrong")).sum(axis=1)
+    off = (moved & (verdicts == "off")).sum(axis=1)
+    total = right + wrong
+    ok = (total > 0) & (off == 0) & (wrong <= share * total)
+    return float(grid[ok].min()) if ok.any() else 1.01
+
+
+def resample_counts(slices: list[str], bag: int, seed: int = SEED) -> dict[str, int]:
+    """Bootstrap resample `bag`'s count for each slice, Poisson(1) from a generator keyed by the
+    bag and the slice's name alone: a fit with one slice more or less keeps every other slice's
+    counts (calib76)."""
+    return {
+        s: int(np.random.default_rng([seed, bag, zlib.crc32(s.encode())]).poisson(1.0))
+        for s in slices
+    }
+
+
+def bag_thresholds(
+    offers: list[Record], share: float = SHARE, bags: int = BAGS, seed: int = SEED
+) -> list[float]:
+    """calib74's threshold (`promote_threshold`) on each of `bags` slice-level Poisson bootstrap
+    resamples of `offers`: a slice drawn n times is copied n times, the out-of-fold predictions
+    are by leave-one-slice-out over the resample (a slice's copies left out together)."""
+    x = np.array([values(r) for r in offers])
+    y = np.array([r["verdict"] == "right" for r in offers], dtype=float)
+    verdicts = np.array([r["verdict"] for r in offers])
+    groups = np.array([r["slice"] for r in offers])
+    names = sorted(set(groups))
+    out = []
+    for bag in range(bags):
+        counts = resample_counts(names, bag, seed)
+        copies = np.array([counts[g] for g in groups])
+        drawn = [s for s in names if counts[s]]
+        xr, yr, gr = np.repeat(x, copies, axis=0), np.repeat(y, copies), np.repeat(groups, copies)
+        p = np.zeros(len(offers))
+        for g in drawn:
+            p[groups == g] = predict(fit(xr[gr != g], yr[gr != g]), x[groups == g])
+        out.append(lowest_clean(np.repeat(p, copies), np.repeat(verdicts, copies), share))
+    return out
+
+
+def bagged_threshold(offers: list[Record], share: float = SHARE, bags: int = BAGS) -> float:
+    """calib76's threshold: the median of `bag_thresholds` (the rule chosen before any
+    what-if: semantic.md "calib76")."""
+    return float(np.median(bag_thresholds(offers, share, bags)))
 
 
 def promote_threshold(offers: list[Record], p: np.ndarray, share: float) -> float:

@@ -113,6 +113,15 @@ def echo_name(name: str, limit: int = ECHO_LIMIT, *, mid_line: bool = False) -> 
     return inert(quote_name(name, limit), mid_line=mid_line)
 
 
+def bold_title(title: str) -> str:
+    """A title in bold after the bot's own words on a line ("Added: “kvc” now opens **A\\*
+    Search** …"), shown as typed (`echo_name`: no Markdown, mention or timestamp; a leading
+    ">", "#" or "-" takes no backslash mid-line), whole (a title fits `EMBED_TITLE`). The one
+    way the bot's sentences set a title in bold: `cards.embed.shown_name`'s escaping gives the
+    same for every title a glossary or a server may hold (tests/discord_app/test_tidy76.py)."""
+    return f"**{echo_name(title, limits.EMBED_TITLE, mid_line=True)}**"
+
+
 def echo_names(names: Sequence[str], limit: int = ECHO_LIMIT) -> list[str]:
     """Names shown together (an answer naming several titles), each quoted “…” as
     `echo_quoted` quotes one, fitted together (`fit_names`): two long titles alike at both

@@ -108,6 +108,15 @@ def field_keys(kind: type[Any]) -> frozenset[str]:
     return _KEYS[kind]
 
 
+def required_keys(kind: type[Any]) -> frozenset[str]:
+    """The keys (as a file spells them) a `kind` record must hold: its fields of no default."""
+    return frozenset(
+        slot.key
+        for slot in _slots(kind)
+        if slot.field.default is MISSING and slot.field.default_factory is None
+    )
+
+
 def describe_validation_error(exc: ValidationError) -> list[str]:
     """pydantic's errors as short sentences: `definition: field required`."""
     out = []

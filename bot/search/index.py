@@ -142,6 +142,7 @@ from bot.search.query import (
     sized_model,
     spelled_versus,
     spoken_object,
+    typed_core,
     which_kind,
     without_chat_markup,
     without_framing,
@@ -336,7 +337,7 @@ class SearchIndex:
             self.names = NameTable(entries)
             self.default_order = default_order(entries, self.positions)
             if not on_demand:  # built and imported now: no query waits for them
-                self.trigrams, self.fulltext  # noqa: B018
+                self.trigrams, self.fulltext, self._products  # noqa: B018
                 for module in QUERY_MODULES:
                     importlib.import_module(module)
         if not on_demand:  # a one-shot index built nothing big to give back
@@ -458,7 +459,7 @@ class SearchIndex:
         compares = answered and not PAIRING.isdisjoint(normalized.split())
         # the comparison the text or its scene makes (as `QuestionRules.read` reads it), or
         # the whole text's conversion
-        core = query_core(normalized) if compares else ""
+        core = typed_core(normalized, said) if compares else ""
         sides = compared_sides(said, normalized, core, asked_clause(said)) if compares else None
         pair = sides or (conversion(core) if compares else None)
         side = cache(lambda text: self._search(text, overlay))  # each side searched once
@@ -992,8 +993,9 @@ class SearchIndex:
 
     def _search(self, query: str, overlay: Aliases) -> SearchResult:
         rules = self.questions
-        normalized = normalize(without_chat_markup(query[:MAX_QUERY]))
-        core = query_core(normalized) if normalized else ""
+        typed = without_chat_markup(query[:MAX_QUERY])
+        normalized = normalize(typed)
+        core = typed_core(normalized, typed) if normalized else ""  # "a/b testing": one name
         if not core:
             return SearchResult("none", None, None, 0.0, query, normalized)
         sides = compared(normalized) if not COMPARING.isdisjoint(normalized.split()) else None

@@ -789,6 +789,31 @@ def query_core(normalized: str) -> str:
     return normalized if not core or core in _LEFTOVERS else core
 
 
+# Two single letters with a slash between them ("A/B testing", "I/O"), which `normalize` writes
+# apart ("a b testing"): one name, whose "a" the openers read as the article (task tidy76).
+_LETTER_SLASH = re.compile(r"(?<![^\W_])([^\W\d_])/([^\W\d_])(?![^\W_])")
+
+
+def typed_core(normalized: str, typed: str) -> str:
+    """`query_core` of `normalized` (of the text `typed`), a slash `typed` writes between two
+    single letters kept as part of a name: "what is A/B testing" is "a b testing", not "b
+    testing"."""
+    if "/" not in typed:
+        return query_core(normalized)
+    kept, at = normalized, 0
+    for found in _LETTER_SLASH.finditer(typed):
+        pair = normalize(f"{found[1]} {found[2]}")
+        if len(pair) != 3:  # a letter `normalize` writes as more than one ("ß")
+            continue
+        written = re.compile(rf"(?<!\S){re.escape(pair)}(?!\S)").search(kept, at)
+        if written is not None:
+            kept = f"{kept[: written.start()]}{pair[0]}/{pair[2]}{kept[written.end() :]}"
+            at = written.end()
+    if kept == normalized:
+        return query_core(normalized)
+    return query_core(kept).replace("/", " ")
+
+
 def _bare_core(normalized: str) -> str:
     """What `query_core` leaves of a question once its frame is taken away: "" or a leftover
     word ("it", "the") when the question holds no term."""

@@ -446,3 +446,60 @@ def test_a_schema_error_hides_none_of_the_entry_s_other_problems(tmp_path: Path)
             "https addresses: start it with https://",
         ]
     )
+
+
+def _unknown_category(name: str) -> str:
+    return f"unknown category {name!r} (one of: {', '.join(CATEGORIES)})"
+
+
+def test_a_refused_topic_hides_none_of_its_other_problems(tmp_path: Path) -> None:
+    """tidy76 item 3: tidy75 had `check` list every problem of a refused TOML entry and term
+    import; a topics JSON topic refused for one field (keywords given as text) still hid its
+    unknown category and bad reference. One line each now, the refused field said once."""
+    topic = {
+        "id": "t1",
+        "number": 1,
+        "title": "T",
+        "category": "Nonsense",
+        "summary": "s",
+        "definition": "d",
+        "importance": "i",
+        "boundary": "b",
+        "keywords": "not a list",
+        "related": [],
+        "reference": "ftp://x",
+    }
+    path = tmp_path / "topics.json"
+    header = {"schemaVersion": 1, "language": "en", "categories": []}
+    path.write_text(json.dumps({**header, "topics": [topic]}), encoding="utf-8")
+    assert sorted(_errors(path)) == sorted(
+        [
+            "topics.json [t1]: error: keywords: Input should be a valid list",
+            f"topics.json [t1]: error: {_unknown_category('Nonsense')}",
+            "topics.json [t1]: error: bad reference URL 'ftp://x'",
+        ]
+    )
+
+
+def test_a_refused_curation_overlay_hides_none_of_its_other_problems(tmp_path: Path) -> None:
+    """tidy76 item 3: a curation overlay's entry refused for one field (aliases given as text)
+    hid its unknown category and, for an id the file lacks, that it curates nothing. Each said
+    now, at the overlay's line; the file's entry is loaded uncurated, so its own problem (no
+    category) is said too."""
+    (tmp_path / "demo.md").write_text("Demo¶\n\nIntro.\n\nTerm¶\n\nA term.\n", encoding="utf-8")
+    (tmp_path / "demo.curation.toml").write_text(
+        '[entries."Term"]\ncategory = "Nonsense"\naliases = "x"\n\n'
+        '[entries."Ghost"]\naliases = "y"\n',
+        encoding="utf-8",
+    )
+    assert sorted(_errors(tmp_path)) == sorted(
+        [
+            "demo.curation.toml:1 [Term]: error: aliases: Input should be a valid list",
+            f"demo.curation.toml:1 [Term]: error: {_unknown_category('Nonsense')}",
+            "demo.curation.toml:5 [Ghost]: error: aliases: Input should be a valid list",
+            "demo.curation.toml:5 [Ghost]: error: curation names an entry that is not in the "
+            "file it curates",
+            "demo.md:5 [Term]: error: no category (give it one; for a verbatim file, in its "
+            "curation overlay)",
+        ]
+    )

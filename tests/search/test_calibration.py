@@ -128,3 +128,22 @@ def test_a_server_terms_offer_is_never_carded_by_the_bundled_model(
     assert all(entry is None for entry in led_by_term)
     assert led_by_bundled, "no offer led by a bundled entry"
     assert all(entry is not None for entry in led_by_bundled)
+
+
+def test_the_bagged_thresholds_pieces() -> None:
+    """calib76's bagged threshold (bench only, not shipped): its vectorised line is calib74's on
+    the shipped fit's out-of-fold curve, and a slice's bootstrap count depends on the resample
+    and the slice's own name only, so a refit with a slice more or less keeps the others' draws."""
+    script = _fit_script()
+    offers = [r for r in script.tuning(script.load(script.OFFERS)) if not r["card"]]
+    p = script.out_of_fold(offers)
+    verdicts = np.array([r["verdict"] for r in offers])
+    for share in (script.SHARE, 0.01, 0.10):
+        assert script.lowest_clean(p, verdicts, share) == script.promote_threshold(offers, p, share)
+    slices = sorted({r["slice"] for r in offers})
+    for bag in range(20):
+        every = script.resample_counts(slices, bag)
+        fewer = script.resample_counts(slices[1:], bag)
+        assert fewer == {s: every[s] for s in slices[1:]}
+    counts = [script.resample_counts(slices, bag) for bag in range(50)]
+    assert 0.7 < np.mean([c for bag in counts for c in bag.values()]) < 1.3  # Poisson(1)

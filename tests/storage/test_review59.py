@@ -17,6 +17,7 @@ from bot.glossary.interchange import export_bytes
 from bot.glossary.server_terms import ServerTerm, text_size
 from bot.search import SearchIndex
 from bot.storage import StorageError
+from bot.storage.migrations import latest_version
 from bot.storage.postgres.backend import VERSION_TRIGGERS
 from bot.term_import import import_terms
 from bot.term_storage import TermChange, change_terms, read_terms
@@ -98,7 +99,7 @@ async def test_a_schema_gone_back_under_the_bot_is_one_line_saying_to_restart(
     said = [r for r in caplog.records if BEHIND in r.getMessage()]
     assert len(said) == 1, [r.getMessage() for r in caplog.records]
     assert said[0].levelno == logging.ERROR
-    assert "this bot needs 9: restart the bot" in said[0].getMessage()
+    assert f"this bot needs {latest_version('sqlite')}: restart the bot" in said[0].getMessage()
     assert str(db_path) in said[0].getMessage()
     assert not [r for r in caplog.records if "versions went back" in r.getMessage()]
 
@@ -130,7 +131,7 @@ async def test_a_dump_from_before_v9_loaded_under_running_bots_is_said_too(
         await cache.check()
         said = [r.getMessage() for r in caplog.records if BEHIND in r.getMessage()]
         assert len(said) == 1, [r.getMessage() for r in caplog.records]
-        assert "this bot needs 9: restart the bot" in said[0]
+        assert f"this bot needs {latest_version('postgres')}: restart the bot" in said[0]
     finally:
         await store.close()
 

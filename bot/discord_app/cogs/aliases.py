@@ -11,6 +11,8 @@ from __future__ import annotations
 import asyncio
 import io
 import re
+import weakref
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -19,7 +21,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import limits
-from bot.aliases import AliasRejected, check_alias, compiled_aliases
+from bot.aliases import AliasRejected, check_alias, compiled_aliases, miss_answered
 from bot.cards.embed import BRAND_COLOUR, shown_name
 from bot.cards.fit import fit_lines
 from bot.discord_app.alias_cache import IndexingFailed
@@ -41,6 +43,7 @@ from bot.discord_app.errors import NO_MENTIONS, guarded
 from bot.discord_app.items import ENTRY, OWNER, Restorable, carried, shown_as_typed
 from bot.discord_app.replies import (
     TERMS_UNREAD,
+    bold_title,
     echo_name,
     echo_quoted,
     entry_of,
@@ -191,14 +194,12 @@ async def _added(
         opens = Opens(entry.id, entry.display_title, alias=True)
         accepted = await accept_waiting(interaction, {compact(stored_text): opens})
         return (
-            f"Added: {shown} now opens **{shown_name(entry.display_title, mid_line=True)}** in "
-            f"this server.{accepted}",
+            f"Added: {shown} now opens {bold_title(entry.display_title)} in this server.{accepted}",
             True,
         )
     if result.status is AddAliasStatus.ALREADY_EXISTS_SAME_ENTRY:
         return (
-            f"{shown} already opens **{shown_name(entry.display_title, mid_line=True)}**: "
-            "nothing to change.",
+            f"{shown} already opens {bold_title(entry.display_title)}: nothing to change.",
             False,
         )
     if result.status is AddAliasStatus.CONFLICT:
@@ -338,6 +339,43 @@ async def _no_such_alias(store: Store, scope: int, alias: str) -> str:
 ADD_LIMIT, REMOVE_LIMIT = CommandLimit(), CommandLimit()
 
 
+# Per server (the most recently asked `ANSWERS_KEPT`): whether each miss is answered now
+# (`miss_answered`), for the glossary it was judged by; a new glossary (a term added, a
+# reload) starts again.
+ANSWERS_KEPT = 64
+_answers: OrderedDict[int, tuple[weakref.ref[LocalGlossary], dict[str, bool]]] = OrderedDict()
+
+
+def _answers_of(scope: int, local: LocalGlossary) -> dict[str, bool]:
+    held = _answers.get(scope)
+    if held is None or held[0]() is not local:
+        held = (weakref.ref(local), {})
+    _answers[scope] = held
+    _answers.move_to_end(scope)
+    while len(_answers) > ANSWERS_KEPT:
+        _answers.popitem(last=False)
+    return held[1]
+
+
+def _unanswered(
+    misses: Sequence[Miss], local: LocalGlossary, answers: dict[str, bool]
+) -> list[Miss]:
+    """The first of `misses` (up to a box's choices) that nothing in `local` answers now, as
+    `/stats` lists them; a miss too long to pick whole is left out unsearched."""
+    kept: list[Miss] = []
+    for miss in misses:
+        if len(kept) == limits.AUTOCOMPLETE_CHOICES:
+            break
+        if len(miss.query) > limits.AUTOCOMPLETE_VALUE:
+            continue  # `fitted_choices` would leave it out: a value cut short picks another
+        answered = answers.get(miss.query)
+        if answered is None:
+            answered = answers[miss.query] = miss_answered(miss.query, local)
+        if not answered:
+            kept.append(miss)
+    return kept
+
+
 @app_commands.default_permissions(manage_guild=True)
 @app_commands.allowed_contexts(guilds=True, dms=False, private_channels=False)
 @app_commands.allowed_installs(guilds=True, users=False)
@@ -372,21 +410,28 @@ class AliasCog(
         self, interaction: Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
         """The alias box suggests this server's missed searches: a miss becomes an alias in one
-        step."""
+        step. Only those nothing answers now, as `/stats` lists them (`miss_answered`): one
+        that has since become a name (a term's, a bundled entry's) could only be refused."""
         wanted = current.strip().casefold()
+        scope = interaction.guild_id or 0
+        local = await self.state.servers.local(scope)
+        answers = _answers_of(scope, local)
+
+        async def unanswered(store: Store, scope: int) -> list[Miss]:
+            # Read past the box's 25: some of the most missed may be answered now.
+            misses = await store.top_misses(
+                scope, None, 2 * limits.AUTOCOMPLETE_CHOICES, containing=wanted or None
+            )
+            # A search each (a long question's ~0.1 s): in a thread, each answer kept for the
+            # next keystrokes while the server's glossary stays (one not back in time: later).
+            return await asyncio.to_thread(_unanswered, misses, local, answers)
 
         def choice(miss: Miss) -> tuple[str, str] | None:
             if wanted not in miss.query:
                 return None
             return f"{miss.query} (missed {miss.count:,}×)", miss.query
 
-        return await stored_choices(
-            interaction,
-            lambda store, scope: store.top_misses(
-                scope, None, limits.AUTOCOMPLETE_CHOICES, containing=wanted or None
-            ),
-            choice,
-        )
+        return await stored_choices(interaction, unanswered, choice)
 
     @add.autocomplete("term")
     async def add_term(
@@ -479,7 +524,7 @@ class AliasCog(
             return
         if not records:
             empty = (
-                f"**{shown_name(entry.display_title, mid_line=True)}** has no aliases here"
+                f"{bold_title(entry.display_title)} has no aliases here"
                 if entry
                 else "No aliases yet"
             )

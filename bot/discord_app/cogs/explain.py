@@ -12,7 +12,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import limits
-from bot.cards.embed import BRAND_COLOUR, shown_name
+from bot.cards.embed import BRAND_COLOUR
 from bot.discord_app import metrics as observe
 from bot.discord_app.cooldowns import lookup_limit
 from bot.discord_app.member_searches import turn_of
@@ -20,6 +20,7 @@ from bot.discord_app.replies import (
     ACK_DEADLINE,
     PickSelect,
     Reply,
+    bold_title,
     echo,
     entry_options,
     post_instead,
@@ -189,8 +190,7 @@ async def terms_listing(
     for entry_id in entries:
         entry = glossary[entry_id]
         lines.append(
-            f"**{shown_name(entry.display_title, mid_line=True)}**: "
-            f"{fit(entry.summary or entry.definition, SUMMARY)}"
+            f"{bold_title(entry.display_title)}: {fit(entry.summary or entry.definition, SUMMARY)}"
         )
     embed = discord.Embed(
         title=f"{len(entries):,} glossary term{'s' if len(entries) != 1 else ''} in this message",

@@ -52,7 +52,7 @@ from bot.discord_app.items import (
 )
 from bot.discord_app.replies import (
     ACK_DEADLINE,
-    echo_name,
+    bold_title,
     echo_quoted,
     in_code,
     through_the_stop,
@@ -435,7 +435,7 @@ def named_already(local: LocalGlossary, title: str) -> str | None:
     if found.entry is not None and found.strategy in _BY_NAME:
         return (
             f"{echo_quoted(title, name=True)} is already in {home_of(found.entry)}: "
-            f"**{echo_name(found.entry.title, mid_line=True)}**, which `/define` opens. "
+            f"{bold_title(found.entry.title)}, which `/define` opens. "
             "Nothing was queued."
         )
     # A look-alike (`RАG` with a Cyrillic А) no moderator's save would take: the member is
@@ -446,7 +446,7 @@ def named_already(local: LocalGlossary, title: str) -> str | None:
     held, entry = alike
     return (
         f"{echo_quoted(title, name=True)} looks like {echo_quoted(held, name=True)}, a name of "
-        f"**{echo_name(entry.display_title, mid_line=True)}**, which `/define` opens: members "
+        f"{bold_title(entry.display_title)}, which `/define` opens: members "
         "could not tell "
         "them apart, so no term may take it. Nothing was queued."
     )

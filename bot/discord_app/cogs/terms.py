@@ -73,6 +73,7 @@ from bot.discord_app.items import (
 from bot.discord_app.replies import (
     ECHO_LIMIT,
     TERMS_UNREAD,
+    bold_title,
     echo,
     echo_name,
     echo_names,
@@ -1185,10 +1186,7 @@ def plan_save(
     refusal.saved = term
     warnings = [p for p in checked.problems if p.severity == "warning"]
     if before == term:  # saved as it opened: nothing to write, nor to log
-        text = (
-            f"Nothing changed: **{echo_name(term.title, mid_line=True)}** already reads as the "
-            "form does."
-        )
+        text = f"Nothing changed: {bold_title(term.title)} already reads as the form does."
         return None, problems_text(warnings, text + "\nNote:") if warnings else text
     verb = "Saved" if editing else "Added"
     target = overlay_target(term, bundled)
@@ -1196,12 +1194,12 @@ def plan_save(
     # the form never shows): say where it went. A wording of a bundled entry takes that one's.
     under = f", under **{term.category}**" if not editing and target is None else ""
     text = (
-        f"{verb} **{echo_name(term.title, mid_line=True)}** in this server's glossary{under}: "
+        f"{verb} {bold_title(term.title)} in this server's glossary{under}: "
         f"`/define {in_code(term.title)}`."
     )
     if target is not None:  # its card changes for every member: say so
         text += (
-            f" It is this server's wording of **{echo_name(target.title, mid_line=True)}**, whose "
+            f" It is this server's wording of {bold_title(target.title)}, whose "
             "card now leads "
             "with this text."
         )

@@ -18,7 +18,7 @@ from typing import Any
 from bot.glossary.formats.raw import RawEntry, from_record, read_text
 from bot.glossary.models import CATEGORIES
 from bot.glossary.problems import LineFinder, Problem, validate_fields
-from bot.glossary.records import Record, RecordError, field, parse_fields
+from bot.glossary.records import Record, RecordError, field, parse_fields, required_keys
 from bot.glossary.toml import TomlError, parse_toml
 
 
@@ -169,36 +169,57 @@ def curated_entries(
         def report(message: str, *, _entry: str = entry_name, _line: int | None = line) -> None:
             problems.append(Problem("error", name, message, entry=_entry, line=_line))
 
-        rest = functools.partial(_rest_checked, kind, report=report)
+        rest = functools.partial(rest_checked, kind, report=report)
         fields = validate_fields(kind, item, report, rest)
         if fields is not None:
             entries.append(from_record(fields, source=source, file=name, line=line))
     return entries
 
 
-# What a refused entry's required fields are read as, to check the rest (never loaded).
-_STAND_INS = {"id": "probe", "title": "Probe", "category": CATEGORIES[0], "definition": "Probe."}
+# What a refused entry's required fields are read as, to check the rest (never loaded): each
+# told apart, so no rule reads two stand-ins as one text repeated.
+_STAND_INS: dict[str, object] = {
+    "id": "probe",
+    "title": "Probe",
+    "category": CATEGORIES[0],
+    "definition": "A probe's definition.",
+    "number": 1,
+    "summary": "A probe's summary.",
+    "importance": "A probe's importance.",
+    "boundary": "A probe's boundary.",
+    "keywords": [],
+    "related": [],
+}
 
 
-def _rest_checked(
-    kind: type[Any], item: dict[str, Any], refused: frozenset[str], *, report: Callable[[str], None]
+def rest_checked(
+    kind: type[Any],
+    item: dict[str, Any],
+    refused: frozenset[str],
+    *,
+    report: Callable[[str], None],
+    given_only: bool = False,
 ) -> None:
     """An entry refused (a missing definition, a list given as text) still has its other
     fields checked by `check`'s rules (`entry_problems`: an unknown category, a bad
     reference), one line each, so one run says every problem; never loaded. Those refused
-    are said by the refusal alone."""
+    are said by the refusal alone; its required fields left out are stood in for
+    (`_STAND_INS`). `given_only`: only what the item itself gives is judged (a curation
+    overlay's entry, whose other fields are its file's)."""
     from bot.glossary.check import entry_problems
     from bot.glossary.server_terms import entry_probe
 
     kept = {key: value for key, value in item.items() if key not in refused}
-    for key, stand_in in _STAND_INS.items():
-        kept.setdefault(key, stand_in)
+    given = frozenset(kept)
+    for key in required_keys(kind):
+        if key in _STAND_INS:
+            kept.setdefault(key, _STAND_INS[key])
     try:
         values = parse_fields(kind, kept)
     except RecordError:  # what else is wrong is said once that is mended
         return
     for field_name, message in entry_problems(entry_probe(values)):
-        if field_name not in refused:
+        if field_name not in refused and (not given_only or field_name in given):
             report(message)
 
 
@@ -246,9 +267,10 @@ def apply_overlay(
         def report(message: str, *, _entry: str = local_id, _line: int | None = line) -> None:
             problems.append(Problem("error", str(path), message, entry=_entry, line=_line))
 
-        fields = validate_fields(Overlay, item, report)
-        if fields is None:
-            continue
+        # One refused (aliases given as text) has the rest of what it says checked too, and
+        # whether its entry is there: one run says every problem.
+        rest = functools.partial(rest_checked, Overlay, report=report, given_only=True)
+        fields = validate_fields(Overlay, item, report, rest)
         entry = by_local_id.get(local_id)
         if entry is None:
             problems.append(
@@ -261,7 +283,8 @@ def apply_overlay(
                 )
             )
             continue
-        _apply(entry, Overlay(**fields))
+        if fields is not None:
+            _apply(entry, Overlay(**fields))
 
 
 def _apply(entry: RawEntry, overlay: Overlay) -> None:

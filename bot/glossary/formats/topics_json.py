@@ -4,9 +4,11 @@
 # records' field types are read at every start (bot.glossary.records), and strings would be
 # evaluated one by one then.
 
+import functools
 import json
 import re
 
+from bot.glossary.formats.curated_toml import rest_checked
 from bot.glossary.formats.raw import RawEntry, file_reader, from_record
 from bot.glossary.problems import Problem, lines_at, validate_fields
 from bot.glossary.records import Record, RecordError, field, parse_record
@@ -111,7 +113,8 @@ def parse_topics_json(text: str, name: str, source: str, problems: list[Problem]
         def report(message: str, *, _entry: str = entry_name, _line: int | None = line) -> None:
             problems.append(Problem("error", name, message, entry=_entry, line=_line))
 
-        fields = validate_fields(Topic, item, report)
+        rest = functools.partial(rest_checked, Topic, report=report)
+        fields = validate_fields(Topic, item, report, rest)
         if fields is not None:
             del fields["number"]
             entries.append(from_record(fields, source=source, file=name, line=line))
