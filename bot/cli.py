@@ -428,7 +428,9 @@ def _terms(command: Command) -> None:
     import_.add_argument("file", type=Path, help="the file to import ('-' reads standard input)")
     import_.add_argument("--guild", type=_server_id, metavar="ID", required=True)
     import_.add_argument("--dry-run", action="store_true", help="only say what would change")
-    import_.add_argument("--category", help="the category of entries that give none")
+    import_.add_argument(
+        "--category", type=_category, help="the category of entries that give none"
+    )
     _db_option(import_)
     log = _subcommand(
         actions,
@@ -569,6 +571,19 @@ def _server_id(text: str) -> int:
             "0 is direct messages, which have no server terms: give a server's id"
         )
     return value
+
+
+def _category(text: str) -> str:
+    """`terms import --category`: one of the categories, in any case (as a file's is read), as
+    written there; another is the option's mistake, not each entry's (outsider76)."""
+    from bot.glossary.models import CATEGORIES  # only when given: `--help` stays light
+
+    found = next((c for c in CATEGORIES if c.casefold() == text.strip().casefold()), None)
+    if found is None:
+        raise argparse.ArgumentTypeError(
+            f"unknown category {text!r} (one of: {', '.join(CATEGORIES)})"
+        )
+    return found
 
 
 def _positive_float(text: str) -> float:

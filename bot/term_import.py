@@ -10,7 +10,12 @@ from dataclasses import dataclass
 
 from bot.aliases import AliasClashes
 from bot.glossary import Glossary
-from bot.glossary.interchange import MAX_IMPORT_BYTES, import_cap, parse_import
+from bot.glossary.interchange import (
+    DISCORD_CATEGORY_OPTION,
+    MAX_IMPORT_BYTES,
+    import_cap,
+    parse_import,
+)
 from bot.glossary.keys import compact
 from bot.glossary.problems import reading_order
 from bot.glossary.server_terms import (
@@ -100,6 +105,7 @@ async def import_terms(
     caps: tuple[int, int],
     dry_run: bool,
     default_category: str | None = None,
+    category_option: str = DISCORD_CATEGORY_OPTION,
 ) -> ImportOutcome:
     # Read first so a related term the file leaves out can be named as one the import removes.
     stored = await read_terms(store, scope)
@@ -115,6 +121,7 @@ async def import_terms(
         held=len(stored),  # past a lowered cap, its own export is no further past it
         read_as=read_alone,
         framing=only_framing,
+        category_option=category_option,
     )
     if any(p.severity == "error" for p in problems):
         return ImportOutcome(problems, None, applied=False)

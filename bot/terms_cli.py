@@ -167,6 +167,7 @@ def run_import(args: argparse.Namespace) -> int:
             caps=caps,
             dry_run=dry_run,
             default_category=args.category,
+            category_option="`--category C`",
         )
         text = for_terminal(describe(outcome, limit=REPORT_LISTED, one_a_line=True))
         if outcome.diff is None:

@@ -92,12 +92,46 @@ def _inspect(
     stage(f"check: checking {len(entries):,} entries")
     problems.extend(check_entries(entries, files, lines))
     problems[:] = _without_echoes(problems, sources)
+    if paths:
+        problems[:] = _bundled_references(problems, folders)
     if not entries and not any(p.severity == "error" for p in problems):
         where = ", ".join(str(p) for p in paths) if paths else "the bundled data"
         problems.append(
             Problem("error", where, "no glossary entries found" + _no_files(sources, paths))
         )
     return Glossary(tuple(entries), tuple(s.info for s in sources)), problems
+
+
+def _bundled_references(problems: list[Problem], folders: Sequence[Path]) -> list[Problem]:
+    """`problems`, a reference that names no entry among `folders` but names an entry of the
+    bundled data (which they leave out) saying so: paths given (`check PATH`, GLOSSARY_PATHS)
+    are read instead of the bundled data, so a folder of one's own relating to "rag" needs the
+    bundled folder named beside it (outsider76). The bundled data is read only for them."""
+    from bot.glossary.problems import Problem
+
+    bundled = bundled_data_dir()
+    missing = [p for p in problems if p.names is not None and p.severity == "error"]
+    if not missing or any(_same_folder(f, bundled) for f in folders):
+        return problems
+    ids = {entry.id for entry in _inspect(None, lambda _: None)[0]}
+    marked = {id(p) for p in missing}
+    hint = (
+        f" (an entry of the bundled data, {bundled}, which these paths are read instead of: "
+        "name its folder beside them to serve both)"
+    )
+    return [
+        Problem(p.severity, p.file, p.message + hint, p.entry, p.line, p.names)
+        if id(p) in marked and p.names in ids
+        else p
+        for p in problems
+    ]
+
+
+def _same_folder(path: Path, folder: Path) -> bool:
+    try:
+        return path.resolve() == folder.resolve()
+    except OSError:
+        return False
 
 
 def _without_echoes(problems: list[Problem], sources: Sequence[SourceData]) -> list[Problem]:

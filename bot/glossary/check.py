@@ -146,7 +146,12 @@ def entry_problems(entry: Entry, capped: Collection[str] = ()) -> list[tuple[str
     shown = len(entry.display_title)
     if len(entry.title) > limits.EMBED_TITLE:
         if "title" not in capped:
-            problems.append(("title", f"title longer than {limits.EMBED_TITLE} characters"))
+            problems.append(
+                (
+                    "title",
+                    f"title longer than {limits.EMBED_TITLE} characters ({len(entry.title):,})",
+                )
+            )
     elif shown > limits.EMBED_TITLE:  # the title fits its box; the acronym the card adds does not
         problems.append(
             (
@@ -159,7 +164,11 @@ def entry_problems(entry: Entry, capped: Collection[str] = ()) -> list[tuple[str
         )
     if len(entry.definition) > limits.EMBED_DESCRIPTION and "definition" not in capped:
         problems.append(
-            ("definition", f"definition longer than {limits.EMBED_DESCRIPTION} characters")
+            (
+                "definition",
+                f"definition longer than {limits.EMBED_DESCRIPTION:,} characters "
+                f"({len(entry.definition):,})",
+            )
         )
     for field, limit in FIELD_LIMITS.items():
         value = getattr(entry, field)
@@ -192,7 +201,7 @@ def card_link(url: str) -> str | None:
 def _linked(url: str) -> tuple[str, str | None]:
     """(`url` as a card links it, what is wrong with that link or None): checked once."""
     if _unopenable(url):  # before `link_of` would percent-encode a space of another script
-        return url, f"bad reference URL {url!r}"
+        return url, f"bad reference URL {url!r}: {_UNOPENABLE}"
     userinfo = _userinfo(url)
     if userinfo is not None:  # said by its shape, not quoted: it may hold a password
         return url, (
@@ -202,13 +211,14 @@ def _linked(url: str) -> tuple[str, str | None]:
     try:
         link = link_of(url)
     except ValueError:  # a host with no ASCII form ("bad..example", a label past 63 letters)
-        return url, f"bad reference URL {url!r}"
+        return url, f"bad reference URL {url!r}: its host has no form a browser asks for"
     if len(link) > limits.EMBED_URL:  # said by its length, not its 2,000 characters
         grew = "" if link == url else " as the card links it, its letters percent-encoded"
         return link, (
             f"reference URL longer than {limits.EMBED_URL:,} characters ({len(link):,}{grew})"
         )
-    return link, None if _opens_in_a_browser(link) else f"bad reference URL {url!r}"
+    why = _not_a_link(link)
+    return link, None if why is None else f"bad reference URL {url!r}: {why}"
 
 
 def link_of(url: str) -> str:
@@ -269,16 +279,32 @@ def _unopenable(url: str) -> bool:
     return any(ch.isspace() or ord(ch) < 0x20 or ord(ch) == 0x7F for ch in url)
 
 
-def _opens_in_a_browser(url: str) -> bool:
-    """Whether a browser opens `url` and Discord takes it as a link (http or https, a host, a
-    port if any), its length and userinfo aside (`reference_problem` says those first)."""
+_UNOPENABLE = "it holds a space or control character (a space is written %20)"
+
+
+def _not_a_link(url: str) -> str | None:
+    """Why a browser would not open `url` or Discord not take it as a link (http or https, a
+    host, a port if any), in words that say the fix, or None: its length and userinfo aside
+    (`reference_problem` says those first). outsider76: each was "bad reference URL" alone."""
     if _unopenable(url):
-        return False
+        return _UNOPENABLE
     try:
         parsed = urlparse(url)
-        host, _port = parsed.hostname or "", parsed.port  # the port raises: ":abc", ":99999"
-    except ValueError:  # a bracket left open, a name in brackets, a port: no address it reads
-        return False
+        host = parsed.hostname or ""
+    except ValueError:  # a bracket left open, a name in brackets: no address it reads
+        return "its host is not an address a browser reads (a bracket left open?)"
+    if not parsed.scheme and not parsed.netloc and "." in url.split("/", 1)[0]:
+        return "it has no scheme: start it with https://"
+    if parsed.scheme not in {"http", "https"}:
+        return "a card links only http or https addresses: start it with https://"
+    if not host:
+        return "it names no host: write https://host.example/…"
+    try:
+        parsed.port  # noqa: B018 (raises: ":abc", ":99999")
+    except ValueError:
+        return "its port is not a number from 0 to 65535"
     # A host name with no dot ("localhost", an intranet's "wiki") a browser there may open, but
     # Discord refuses the whole card linking to it ("Not a well formed URL"); an IPv6 has ":".
-    return parsed.scheme in {"http", "https"} and ("." in host.strip(".") or ":" in host)
+    if not ("." in host.strip(".") or ":" in host):
+        return f"its host {host!r} has no dot: Discord refuses a card linking to it"
+    return None

@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Container, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from bot.glossary.formats.curated_toml import ImportedEntry, curated_entries
@@ -29,6 +29,7 @@ from bot.glossary.server_terms import (
     FIELD_LABELS,
     MAX_TERMS,
     MAX_TEXT_BYTES,
+    NO_CATEGORY,
     Candidate,
     NameFraming,
     NameReading,
@@ -79,6 +80,9 @@ _ENTRIES_KEY = re.compile(
     r"""^[ \t]*(?:\[{1,2}[ \t]*)?(?:entries|"entries"|'entries')[ \t]*[=.\]]""", re.MULTILINE
 )
 NO_ENTRIES = "no entries in the file."
+# What gives an import the category of its entries without one (`--category` on the command
+# line).
+DISCORD_CATEGORY_OPTION = "the command's `category` option"
 ImportFormat = Literal["curated-toml", "topics-json", "markdown"]
 _BY_SUFFIX: dict[str, ImportFormat] = {
     "toml": "curated-toml",
@@ -116,10 +120,13 @@ def parse_import(
     held: int = 0,
     read_as: NameReading = as_written,
     framing: NameFraming = no_framing,
+    category_option: str = DISCORD_CATEGORY_OPTION,
 ) -> tuple[list[ServerTerm], list[TermProblem]]:
     """The file's terms and every problem found (errors and warnings). `replaced`: the
     server's terms now, which the file's replace. `read_as`: how search reads a name
     (`server_terms.NameReading`); `framing`: whether it reads one as no term (`NameFraming`).
+    `category_option`: what gives the import its default category, named where an entry has
+    none (`/term import`'s option, or the command line's `--category`).
 
     The terms are checked as a whole set against the bundled glossary, as the server's terms
     would be after the import replaced them: apply them only if no problem is an error. `default_category` is given to records without
@@ -177,7 +184,24 @@ def parse_import(
         read_as=read_as,
         framing=framing,
     )
+    if default_category is None:
+        said = _no_category(fmt, category_option)
+        term_problems = [
+            replace(p, message=said) if p.message == NO_CATEGORY else p for p in term_problems
+        ]
     return terms, problems + term_problems
+
+
+def _no_category(fmt: ImportFormat, option: str) -> str:
+    """An imported entry without a category: how its file or the import gives one (outsider76:
+    "choose a category" alone named nothing a Markdown file can say, nor the option)."""
+    if fmt == "markdown":
+        return f"{NO_CATEGORY}: a Markdown glossary has none; give its entries one with {option}"
+    written = '`category = "…"`' if fmt == "curated-toml" else '`"category": "…"`'
+    return (
+        f"{NO_CATEGORY}: write {written} in the entry, or give one to every entry without one "
+        f"with {option}"
+    )
 
 
 def _file_problem(message: str) -> TermProblem:

@@ -17,7 +17,7 @@ from bot.glossary.keys import compact, normalize, normalize_many
 from bot.glossary.kinds import KindFile, kinds_by_id
 from bot.glossary.models import Entry, SourceNote, SourceText
 from bot.glossary.names import NameIndex
-from bot.glossary.problems import Problem
+from bot.glossary.problems import Problem, did_you_mean
 from bot.glossary.sources import SourceData
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])")
@@ -161,7 +161,11 @@ def _merge_group(
             elif related_id not in ids:
                 # A title written for an id is the likely slip of a hand edit: name the id.
                 meant = names.owner(related_id)
-                hint = f" (it is a name of {meant!r}: related takes ids)" if meant else ""
+                hint = (
+                    f" (it is a name of {meant!r}: related takes ids)"
+                    if meant
+                    else did_you_mean(related_id, ids)
+                )
                 message = f"related id {related_id!r} names no entry{hint}"
                 problems.append(_problem(raw, "error", message, names=related_id))
         for name in raw.see_also:

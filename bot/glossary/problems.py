@@ -159,6 +159,15 @@ def unreadable_folder(path: Path) -> str | None:
     return None
 
 
+def did_you_mean(word: str, among: Iterable[str]) -> str:
+    """ " (did you mean 'x'?)" for the one of `among` a hand edit's slip of `word` most likely
+    meant (`definiton`, `kv-cach`), else "" (outsider76)."""
+    import difflib  # only for a problem: `check` of good data never loads it
+
+    meant = difflib.get_close_matches(word, sorted(among), n=1, cutoff=0.8)
+    return f" (did you mean {meant[0]!r}?)" if meant else ""
+
+
 class GlossaryError(ReportedError):
     """The data could not be loaded; `problems` says what and where."""
 
@@ -190,7 +199,7 @@ def validate_fields(
     if isinstance(item, dict) and not known.issuperset(item):
         for key in item:
             if key not in known:
-                report(f"{key}: unknown key")
+                report(f"{key}: unknown key{did_you_mean(key, known)}")
         item = {key: value for key, value in item.items() if key in known}
     try:
         return parse_fields(kind, item)

@@ -127,6 +127,8 @@ def describe_validation_error(exc: ValidationError) -> list[str]:
             msg = "unknown key"
         elif err["type"] == "missing":
             msg = "missing required field"
+        elif err["type"] in {"list_type", "tuple_type"}:  # "Input should be a valid list"
+            msg = 'should be a list, written in brackets: ["…", "…"]'
         out.append(f"{loc}: {msg}")
     return out
 

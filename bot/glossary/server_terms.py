@@ -26,7 +26,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import re
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Container, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
@@ -427,14 +427,28 @@ def _check_set(
             continue
         report = _Reporter(problems, candidate)
         own = {str(fields["id"])} | ({target.id} if target else set())
-        related = _resolve_related(candidate.related, owners, own, removed, report)
+        related = _resolve_related(
+            candidate.related, owners, own, removed, report, _stored_related(candidate)
+        )
         if not report.failed:
             terms.append(ServerTerm.model_validate({**fields, "related": tuple(related)}))
     # A refused term's related names are checked too, so that one answer lists every problem.
     for candidate, fields, target in refused:
         own = {str(fields["id"])} | ({target.id} if target else set())
-        _resolve_related(candidate.related, owners, own, removed, _Reporter(problems, candidate))
+        _resolve_related(
+            candidate.related,
+            owners,
+            own,
+            removed,
+            _Reporter(problems, candidate),
+            _stored_related(candidate),
+        )
     return terms, problems, kept_at
+
+
+def _stored_related(candidate: Candidate) -> frozenset[str]:
+    """The related ids the term a candidate edits or imports again was stored with."""
+    return frozenset(candidate.stored.related) if candidate.stored is not None else frozenset()
 
 
 def _errors(problems: Iterable[TermProblem]) -> list[TermProblem]:
@@ -817,6 +831,11 @@ def _refuse_other_number(
         return
 
 
+# A new term without a category: the form's save offers a menu of them; an import says how
+# its file or its category option gives one (interchange.parse_import).
+NO_CATEGORY = f"choose a category (one of: {', '.join(CATEGORIES)})"
+
+
 def _fill_category(
     fields: dict[str, object], target: Entry | None, default: str | None, report: _Reporter
 ) -> None:
@@ -832,7 +851,7 @@ def _fill_category(
     elif default:
         fields["category"] = default
     else:
-        report("category", f"choose a category (one of: {', '.join(CATEGORIES)})")
+        report("category", NO_CATEGORY)
         fields["category"] = CATEGORIES[0]  # the other checks still run
 
 
@@ -922,13 +941,22 @@ def _resolve_related(
     own: set[str],
     removed: Mapping[str, str],
     report: _Reporter,
+    stored: Container[str] = frozenset(),
 ) -> list[str]:
+    """The ids `names` relate to; each that names nothing is refused, except a related id the
+    term was `stored` with whose entry the glossary no longer has (the maintainers removed it,
+    or a folder left GLOSSARY_PATHS): `/term edit`'s form holds it as its id, and the
+    server's own earlier export names it, so it is left out with a note, as `/term export`
+    leaves it out (outsider76: an edit of the definition alone was refused for it)."""
     resolved: list[str] = []
     missing: list[str] = []
+    dropped: list[str] = []
     for name in names:
         target = owners.resolve(name)
         gone = (removed.get(name) or removed.get(compact(name))) if target is None else None
-        if gone is not None:
+        if target is None and gone is None and name in stored:
+            dropped.append(name)
+        elif gone is not None:
             # "No term is called" is true only once the import is done: say why.
             report(
                 "related",
@@ -944,6 +972,13 @@ def _resolve_related(
     if missing:
         listed = ", ".join(f"“{m}”" for m in missing)
         report("related", f"no term of this server or the bundled glossary is called {listed}.")
+    if dropped:
+        listed = ", ".join(f"“{d}”" for d in dropped)
+        report.warning(
+            "related",
+            f"left out {listed}: {'an entry' if len(dropped) == 1 else 'entries'} no longer in "
+            "the glossary (removed from the bundled data or the folders it is served from).",
+        )
     return resolved
 
 

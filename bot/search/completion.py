@@ -13,6 +13,7 @@ from __future__ import annotations
 import heapq
 from collections.abc import Sequence
 from typing import Protocol
+from weakref import WeakKeyDictionary
 
 import numpy as np
 
@@ -47,11 +48,18 @@ SCAN = 300  # prefix keys looked at per tier: enough to fill 25 choices after de
 TYPO_CANDIDATES = 100
 TYPO_SCORE = 78.0
 _TITLE = int(NameKind.TITLE)  # enum attribute lookups are slow in a hot loop
+_PART = NameKind.PART
+# Of each name table (an index's), whether an entry's id, read as typed, names that entry alone
+# (`_Picker._value`): worked out at an entry's first choice, kept while the index lives.
+_ID_NAMES_ITS_OWN: WeakKeyDictionary[NameTable, dict[int, bool]] = WeakKeyDictionary()
 
 
 class _Picker:
-    def __init__(self, index: Completable, limit: int, popular: Sequence[str]) -> None:
+    def __init__(
+        self, index: Completable, limit: int, popular: Sequence[str], server: ServerAliases
+    ) -> None:
         self.index = index
+        self.server = server
         self.limit = limit
         self.choices: list[Choice] = []
         self.seen: set[int] = set()
@@ -75,7 +83,25 @@ class _Picker:
             return  # Discord would reject the whole answer
         self.seen.add(position)
         label = _label(entry.display_title or entry.id, via, normalized=normalized)
-        self.choices.append(Choice(label, entry.id))
+        self.choices.append(Choice(label, self._value(position, entry)))
+
+    def _value(self, position: int, entry: Entry) -> str:
+        """What /define gets back when the choice is picked: the entry's id, which search reads
+        after the names, unless a name or this server's alias read as the id opens another
+        entry first (a server term renamed keeps its id, and a new term may then take its old
+        title, outsider76: "Quux Mesh" picked opened the new "Quuxnet"); then its title, which
+        no other entry may have, where it fits."""
+        names = self.index.names
+        known = _ID_NAMES_ITS_OWN.setdefault(names, {})
+        own = known.get(position)
+        key = compact(entry.id)
+        if own is None:
+            hits = names.lookup(key)
+            own = known[position] = all(h.entry == position or h.kind == _PART for h in hits)
+        alias = self.server.get(key) if own and len(self.server) else None
+        if own and (alias is None or alias.entry == position):
+            return entry.id
+        return entry.title if 0 < len(entry.title) <= AUTOCOMPLETE_VALUE else entry.id
 
     def fitted(self) -> list[Choice]:
         """The choices, their names fitted to Discord's length together (`fit_names`)."""
@@ -107,7 +133,7 @@ def complete(
     limit: int,
 ) -> list[Choice]:
     limit = max(0, min(int(limit), AUTOCOMPLETE_CHOICES))
-    picker = _Picker(index, limit, popular)
+    picker = _Picker(index, limit, popular, server)
     if limit == 0:
         return []
     normalized = normalize(text[:MAX_TEXT])

@@ -30,7 +30,7 @@ from bot.sizes import said_size
 from .backend import Migrate
 from .errors import ShardsTaken, StorageError
 from .models import ALIAS_CAP, AddAliasResult, AddAliasStatus, AliasImport, Stats
-from .periods import Period, period_start
+from .periods import PERIOD_LABELS, Period, period_start
 from .sqlite.backup import backup_database, own_file
 from .sqlite.errors import not_a_database_file
 from .sqlite.run_lock import bot_running_on, command_holder, one_bot_per_file, what_runs
@@ -392,7 +392,7 @@ def _write_chart(
     from bot.cards.chart import lookups_chart
 
     named = [(_named(titles, e), n) for e, n in stats.top_terms]
-    when = "all time" if since is None else f"the last {args.period}"
+    when = PERIOD_LABELS["all" if since is None else args.period]
     title = f"Glossary lookups, {when}: {stats.total_lookups:,}"
     try:
         write_whole(args.chart, lookups_chart(hours, named, since=since, now=now, title=title))
@@ -434,7 +434,7 @@ def print_stats(
     where = "all servers" if stats.scope is None else f"server {stats.scope}"
     if stats.scope == 0:
         where = "direct messages"
-    when = "all time" if period == "all" else f"the last {period}"
+    when = PERIOD_LABELS[period]
     out.write(f"Glossary Bot stats: {where}, {when}\n")
     out.write(f"Lookups: {stats.total_lookups:,}\n")
     out.write(f"Aliases: {stats.alias_count:,}\n")

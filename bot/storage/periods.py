@@ -17,6 +17,16 @@ _WINDOWS: dict[str, timedelta] = {
     "month": timedelta(days=30),
 }
 
+# Each period as its title says it, `/stats` and `glossary-bot stats` (text and chart) alike:
+# rolling windows said as such ("today" over a chart from yesterday's 20:00 read as a calendar
+# day; "the last month" as the calendar's, outsider76).
+PERIOD_LABELS: dict[str, str] = {
+    "day": "the last 24 hours",
+    "week": "the last 7 days",
+    "month": "the last 30 days",
+    "all": "all time",
+}
+
 HOUR = 3600
 
 

@@ -308,7 +308,8 @@ def test_every_problem_of_one_entry_is_reported_in_one_run(tmp_path: Path) -> No
             "terms.toml:2 [alpha]: error: unknown category 'Fundemantals' (one of: "
             "Fundamentals, Retrieval & Context, Agents & Interfaces, Training & Adaptation, "
             "Inference & Operations, Quality & Governance, Modality & Production)",
-            "terms.toml:2 [alpha]: error: bad reference URL 'ftp://x'",
+            "terms.toml:2 [alpha]: error: bad reference URL 'ftp://x': a card links only http or "
+            "https addresses: start it with https://",
         ]
     )
 
@@ -436,11 +437,13 @@ def test_a_schema_error_hides_none_of_the_entry_s_other_problems(tmp_path: Path)
     assert sorted(errors) == sorted(
         [
             "terms.toml:2 [alpha]: error: definition: missing required field",
-            "terms.toml:2 [alpha]: error: aliases: Input should be a valid list",
+            "terms.toml:2 [alpha]: error: aliases: should be a list, written in brackets: "
+            '["…", "…"]',
             "terms.toml:2 [alpha]: error: unknown category 'Fundemantals' (one of: "
             "Fundamentals, Retrieval & Context, Agents & Interfaces, Training & Adaptation, "
             "Inference & Operations, Quality & Governance, Modality & Production)",
-            "terms.toml:2 [alpha]: error: bad reference URL 'ftp://x'",
+            "terms.toml:2 [alpha]: error: bad reference URL 'ftp://x': a card links only http or "
+            "https addresses: start it with https://",
         ]
     )
 
@@ -471,9 +474,10 @@ def test_a_refused_topic_hides_none_of_its_other_problems(tmp_path: Path) -> Non
     path.write_text(json.dumps({**header, "topics": [topic]}), encoding="utf-8")
     assert sorted(_errors(path)) == sorted(
         [
-            "topics.json [t1]: error: keywords: Input should be a valid list",
+            'topics.json [t1]: error: keywords: should be a list, written in brackets: ["…", "…"]',
             f"topics.json [t1]: error: {_unknown_category('Nonsense')}",
-            "topics.json [t1]: error: bad reference URL 'ftp://x'",
+            "topics.json [t1]: error: bad reference URL 'ftp://x': a card links only http or "
+            "https addresses: start it with https://",
         ]
     )
 
@@ -491,9 +495,11 @@ def test_a_refused_curation_overlay_hides_none_of_its_other_problems(tmp_path: P
     )
     assert sorted(_errors(tmp_path)) == sorted(
         [
-            "demo.curation.toml:1 [Term]: error: aliases: Input should be a valid list",
+            "demo.curation.toml:1 [Term]: error: aliases: should be a list, written in brackets: "
+            '["…", "…"]',
             f"demo.curation.toml:1 [Term]: error: {_unknown_category('Nonsense')}",
-            "demo.curation.toml:5 [Ghost]: error: aliases: Input should be a valid list",
+            "demo.curation.toml:5 [Ghost]: error: aliases: should be a list, written in brackets: "
+            '["…", "…"]',
             "demo.curation.toml:5 [Ghost]: error: curation names an entry that is not in the "
             "file it curates",
             "demo.md:5 [Term]: error: no category (give it one; for a verbatim file, in its "

@@ -259,7 +259,10 @@ async def test_an_edit_of_a_term_with_a_stored_bad_reference_saves_and_says_so(
     for term in (bad, good):
         said = await edit_answer(scene, term.id, {"definition": f"{term.title}, edited."})
         assert said.startswith(f"Saved **{term.title}**"), said
-        told = "bad reference URL 'https://example.org:abc/page'; kept as it was stored"
+        told = (
+            "bad reference URL 'https://example.org:abc/page': its port is not a number from 0 "
+            "to 65535; kept as it was stored"
+        )
         assert (told in said) is (term is bad), said
     stored = {t.id: t for t in await read_terms(store, scene.guild.id)}
     assert stored["zorb"].definition == "Zorb, edited."

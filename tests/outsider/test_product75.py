@@ -76,7 +76,10 @@ def test_a_kept_reference_is_checked_once(
         category="Fundamentals",
         reference="https://example.org:abc/page",
     )
-    told = "bad reference URL 'https://example.org:abc/page'; kept as it was stored"
+    told = (
+        "bad reference URL 'https://example.org:abc/page': its port is not a number from 0 to "
+        "65535; kept as it was stored"
+    )
     checked = check_draft(TermDraft.of(stored, glossary), glossary, [stored], editing="zorb")
     assert [p.message for p in checked.problems if p.field == "reference"] == [
         f"{told} (the form does not hold it), shown without its link: a file's reference in "

@@ -37,6 +37,7 @@ from bot.search import SearchResult
 from bot.search.local import LocalGlossary
 from bot.sizes import said_count
 from bot.storage import DM_SCOPE, PERIODS, Miss, Period, StorageError, period_start
+from bot.storage.periods import PERIOD_LABELS
 
 if TYPE_CHECKING:
     from bot.discord_app.app import GlossaryBot
@@ -47,14 +48,6 @@ TOP = 10
 NOTHING_PICKED = "Pick a missed search from the menu to add it as an alias."
 NOT_ALLOWED = "You can't add aliases here: that takes the right to use `/alias` in this channel."
 CHART_FILE = "lookups.png"
-# Rolling windows (`period_start`: a server's time zone is unknown to the bot), said as such:
-# "today" over a chart from yesterday's 20:00 read as a calendar day.
-PERIOD_LABELS = {
-    "day": "the last 24 hours",
-    "week": "the last 7 days",
-    "month": "the last 30 days",
-    "all": "all time",
-}
 # An option's value holds 100 characters, a miss up to 100 and its entry's id too. One that
 # does not fit whole is sent as "~<digest> <entry id> <the miss's first words>": picked, the
 # stored misses holding those words are read and the one with that digest is added. Entry ids
