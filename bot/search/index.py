@@ -181,6 +181,10 @@ if TYPE_CHECKING:
     from bot.search.semantic.vectors import Vectors
     from bot.search.trigrams import TrigramIndex
 
+# A long message that writes no name, read by its clauses: its vector the mean of theirs, no
+# pass of its own (`Encoder.encode_claused`, speed76); False (bench/speed76_*.py only) embeds
+# the message beside them as before
+WHOLE_FROM_CLAUSES = True
 MAX_QUERY = 300  # characters looked at; nobody types a longer term
 # characters the chat and question rules read: the longest message Discord delivers (a mention
 # with Nitro); a longer line (`glossary-bot search`) costs no more than that mention
@@ -1121,11 +1125,16 @@ class SearchIndex:
                 # speed74, measured where no name is written, before long74's vote for names)
                 unframed = unvoiced = asked_alone = None
                 riding = [meant]
-            embedded = (
-                semantic.encoder.encode_queries(riding, fit=True, uncut=phrases)
-                if len(semantic)
-                else None
-            )
+            if phrases and not written and WHOLE_FROM_CLAUSES:
+                # the message's vector the mean of its clauses': one pass of the clauses alone,
+                # about half a long pass's rows (speed76)
+                embedded = semantic.encoder.encode_claused(phrases) if len(semantic) else None
+            else:
+                embedded = (
+                    semantic.encoder.encode_queries(riding, fit=True, uncut=phrases)
+                    if len(semantic)
+                    else None
+                )
             said = None if embedded is None or not phrases else embedded[len(riding) :]
             embedded = None if embedded is None else embedded[: len(riding)]
             meaning = None if embedded is None else embedded[0]
