@@ -181,10 +181,10 @@ if TYPE_CHECKING:
     from bot.search.semantic.vectors import Vectors
     from bot.search.trigrams import TrigramIndex
 
-# A long message that writes no name, read by its clauses: its vector the mean of theirs, no
-# pass of its own (`Encoder.encode_claused`, speed76); False (bench/speed76_*.py only) embeds
-# the message beside them as before
-WHOLE_FROM_CLAUSES = True
+# The benches' switch (bench/speed76_*.py set it; the bot runs with it off): a long message that
+# writes no name, read by its clauses, gets its vector as the mean of theirs, no pass of its own
+# (`Encoder.encode_claused`): about half the rows, but 8 long probes lost their card (speed76)
+WHOLE_FROM_CLAUSES = False
 MAX_QUERY = 300  # characters looked at; nobody types a longer term
 # characters the chat and question rules read: the longest message Discord delivers (a mention
 # with Nitro); a longer line (`glossary-bot search`) costs no more than that mention
@@ -1126,8 +1126,8 @@ class SearchIndex:
                 unframed = unvoiced = asked_alone = None
                 riding = [meant]
             if phrases and not written and WHOLE_FROM_CLAUSES:
-                # the message's vector the mean of its clauses': one pass of the clauses alone,
-                # about half a long pass's rows (speed76)
+                # bench only (speed76): the message's vector the mean of its clauses', one pass
+                # of the clauses alone
                 embedded = semantic.encoder.encode_claused(phrases) if len(semantic) else None
             else:
                 embedded = (

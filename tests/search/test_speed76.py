@@ -1,12 +1,16 @@
-"""Task speed76: a long message read by its clauses (long71) that writes no name runs ONE pass
-over its clauses alone; its own vector is their mean, each clause weighed by its word pieces
-(`Encoder.encode_claused`), not a pass of the message's first 64 rows beside them: about half a
-long pass's rows."""
+"""Task speed76, built for the benches only (`index.WHOLE_FROM_CLAUSES`, off in the bot): a long
+message read by its clauses (long71) that writes no name runs ONE pass over its clauses alone;
+its own vector is their mean, each clause weighed by its word pieces (`Encoder.encode_claused`),
+not a pass of the message's first 64 rows beside them: about half a long pass's rows. It lost 8
+long probes' cards (bench/results/semantic.md "speed76"), so the bot keeps the message's pass
+(tests/search/test_speed74.py)."""
 
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
+import bot.search.index as index_module
 from bot.search import SearchIndex
 from bot.search.index import MAX_QUERY
 from bot.search.query import clauses_of
@@ -15,9 +19,13 @@ from tests.search.test_cost72 import CLAUSES
 from tests.search.test_speed74 import FRAMED
 
 
-def test_a_long_message_that_writes_no_name_is_one_pass_of_its_clauses(
-    bundled_index: SearchIndex, ragged_passes: tuple[Encoder, list[list[int]]]
+def test_the_switch_reads_a_long_message_in_one_pass_of_its_clauses(
+    bundled_index: SearchIndex,
+    ragged_passes: tuple[Encoder, list[list[int]]],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    assert not index_module.WHOLE_FROM_CLAUSES  # the bot's one way: the message's pass
+    monkeypatch.setattr(index_module, "WHOLE_FROM_CLAUSES", True)
     assert bundled_index.semantic is not None
     encoder, made = ragged_passes
     assert bundled_index.semantic.encoder is encoder
