@@ -182,10 +182,6 @@ if TYPE_CHECKING:
     from bot.search.semantic.vectors import Vectors
     from bot.search.trigrams import TrigramIndex
 
-# The benches' switch (bench/speed76_*.py set it; the bot runs with it off): a long message that
-# writes no name, read by its clauses, gets its vector as the mean of theirs, no pass of its own
-# (`Encoder.encode_claused`): about half the rows, but 8 long probes lost their card (speed76)
-WHOLE_FROM_CLAUSES = False
 MAX_QUERY = 300  # characters looked at; nobody types a longer term
 # characters the chat and question rules read: the longest message Discord delivers (a mention
 # with Nitro); a longer line (`glossary-bot search`) costs no more than that mention
@@ -1127,16 +1123,11 @@ class SearchIndex:
                 # speed74, measured where no name is written, before long74's vote for names)
                 unframed = unvoiced = asked_alone = None
                 riding = [meant]
-            if phrases and not written and WHOLE_FROM_CLAUSES:
-                # bench only (speed76): the message's vector the mean of its clauses', one pass
-                # of the clauses alone
-                embedded = semantic.encoder.encode_claused(phrases) if len(semantic) else None
-            else:
-                embedded = (
-                    semantic.encoder.encode_queries(riding, fit=True, uncut=phrases)
-                    if len(semantic)
-                    else None
-                )
+            embedded = (
+                semantic.encoder.encode_queries(riding, fit=True, uncut=phrases)
+                if len(semantic)
+                else None
+            )
             said = None if embedded is None or not phrases else embedded[len(riding) :]
             embedded = None if embedded is None else embedded[: len(riding)]
             meaning = None if embedded is None else embedded[0]

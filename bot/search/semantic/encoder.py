@@ -205,20 +205,6 @@ class Encoder:
         vectors = self._forward_ragged([list(key) for key in unique])
         return vectors if len(unique) == len(ids) else vectors[[unique[tuple(i)] for i in ids]]
 
-    def encode_claused(self, clauses: Sequence[str], max_tokens: int = QUERY_TOKENS) -> Matrix:
-        """A long message read by its clauses in ONE pass over the clauses alone: rows
-        [whole, *clauses], the whole message's vector the mean of its clauses' vectors, each
-        weighed by its word pieces (no pass of the message itself, whose ~64 rows were about half
-        of a long pass: task speed76). Each clause's vector is `encode_queries`'s, to the bit."""
-        ids = [self.tokenizer.encode(t, max_tokens) for t in clauses]
-        unique = {key: n for n, key in enumerate(dict.fromkeys(map(tuple, ids)))}
-        vectors = self._forward_ragged([list(key) for key in unique])
-        said = vectors if len(unique) == len(ids) else vectors[[unique[tuple(i)] for i in ids]]
-        pieces = np.array([len(i) - 2 for i in ids], np.float32)
-        whole = pieces @ said
-        whole /= np.maximum(np.linalg.norm(whole), np.float32(1e-12))
-        return np.vstack([whole[None, :], said])
-
     def _forward(self, batch: list[list[int]]) -> Matrix:
         """Texts padded to one length: one attention product for them all (the entries' way)."""
         length = max(len(ids) for ids in batch)

@@ -54,8 +54,6 @@ class TextEncoder(Protocol):
         uncut: Sequence[str] = (),
     ) -> Vectors: ...
 
-    def encode_claused(self, clauses: Sequence[str]) -> Vectors: ...
-
 
 def entry_texts(entry: Entry) -> list[str]:
     """The texts embedded for one entry: its description first, then each asked-as phrasing."""
