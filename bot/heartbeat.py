@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 from bot.reach import deleted_folder, folder_of
+from bot.this_process import printable
 
 MAX_AGE = 45.0  # a heartbeat older than this means unhealthy
 # Seconds between a healthy bot's beats (`HEARTBEAT_INTERVAL`'s default). At most a third of
@@ -221,7 +222,7 @@ def said_in(path: Path) -> tuple[str, str]:
     then decides)."""
     lines = _lines(path)
     said, note = (lines[0].strip() if lines else ""), (lines[1].strip() if len(lines) > 1 else "")
-    return _printable(said), _printable(note)
+    return printable(said), printable(note)
 
 
 def _lines(path: Path) -> list[str]:
@@ -236,10 +237,3 @@ def read_text(path: Path, limit: int) -> str:
             return file.read(limit).decode("utf-8", "replace")
     except OSError:
         return ""
-
-
-def _printable(text: str) -> str:
-    """`text` with its control characters escaped: what a terminal shows, never obeys."""
-    if text.isprintable():
-        return text
-    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode() for c in text)

@@ -46,3 +46,11 @@ def pid_namespace() -> str | None:
         return None
     inode = link.removeprefix("pid:[").removesuffix("]")
     return inode if inode.isdigit() else None
+
+
+def printable(text: str) -> str:
+    """Text another process left in a file (a lock file's holder, a heartbeat's note) as a
+    terminal shows it, never obeys: its control characters escaped, so one printable line."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode() for c in text)

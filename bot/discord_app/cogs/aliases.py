@@ -103,10 +103,14 @@ async def add_alias(
         await refuse(interaction, "Aliases belong to a server: add them there.")
         return
     local = await state.servers.local(scope)
-    entry = local.glossary.get(entry_id)
-    if entry is None and gone is None:  # a typed term rather than an autocomplete pick
+    entry = None
+    if gone is None:  # typed, or picked from /alias add's list: read as /define reads it
+        # Names before ids (left76): a renamed term keeps its id, and typed "quuxnet" is the
+        # term titled Quuxnet now; the list sends such a term's title, not its id.
         found = local.index.search(entry_id)
         entry = found.entry if found.status == "match" else None
+    if entry is None:
+        entry = local.glossary.get(entry_id)
     if entry is None and not state.servers.knows(scope):
         await refuse(interaction, TERMS_UNREAD)
         return

@@ -1224,16 +1224,31 @@ async def picked_term(
 
 
 def find_term(terms: Sequence[ServerTerm], wanted: str) -> ServerTerm | None:
-    """A term by id (an autocomplete pick) or by one of its names as typed."""
-    for term in terms:
-        if term.id == wanted:
-            return term
+    """A term by what a moderator sees: its title, then another of its names, as typed; then
+    its id (an autocomplete pick). A renamed term keeps its id, which a later term may have as
+    its title: typed "quuxnet" is the term titled Quuxnet, not Quux Mesh of id "quuxnet"
+    (left76); `term_choices` sends such a term's title instead of its id."""
     folded = wanted.strip().casefold()
-    return next((t for t in terms if any(n.casefold() == folded for n in t.names)), None)
+    return (
+        next((t for t in terms if t.title.casefold() == folded), None)
+        or next((t for t in terms if any(n.casefold() == folded for n in t.names)), None)
+        or next((t for t in terms if t.id == wanted), None)
+    )
 
 
 def term_choices(terms: Sequence[ServerTerm], current: str) -> list[app_commands.Choice[str]]:
     wanted = current.strip().casefold()
     hits = [t for t in terms if any(wanted in n.casefold() for n in t.names)]
     hits.sort(key=lambda t: (not t.title.casefold().startswith(wanted), t.title.casefold()))
-    return fitted_choices((t.title, t.id) for t in hits)
+    # Each term's name for `find_term` (titles before other names): an id that one of them
+    # reads as another term is sent as its title, which finds it.
+    named = {n.casefold(): t for t in terms for n in t.names}
+    named.update((t.title.casefold(), t) for t in terms)
+
+    def value(term: ServerTerm) -> str:
+        other = named.get(term.id.casefold())
+        if other is None or other is term or len(term.title) > limits.AUTOCOMPLETE_VALUE:
+            return term.id
+        return term.title
+
+    return fitted_choices((t.title, value(t)) for t in hits)

@@ -101,7 +101,7 @@ def bot_running_on(database: str) -> str | None:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # let go of at the close
         except BlockingIOError:
-            return os.pread(fd, 500, 0).decode("utf-8", "replace").strip() or "another process"
+            return _holder_in(fd) or "another process"
         finally:
             os.close(fd)
     itself = _open_itself(database)
@@ -218,7 +218,7 @@ async def _locked(
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:
-                other = os.pread(fd, 500, 0).decode("utf-8", "replace").strip()
+                other = _holder_in(fd)
                 if loop.time() >= give_up:
                     raise ShardsTaken(None, [other] if other else []) from None
                 if not said:  # the wait is a restart's handover; not a silent one
@@ -254,6 +254,12 @@ async def _locked(
                 _remove(path)
     finally:
         os.close(fd)  # lets go of the lock
+
+
+def _holder_in(fd: int) -> str:
+    """Who holds a lock file, as its holder wrote itself there, one printable line: anyone who
+    may write in the database's folder may write there too (left76)."""
+    return this_process.printable(os.pread(fd, 500, 0).decode("utf-8", "replace").strip())
 
 
 def _open_lock_file(path: str) -> tuple[int, bool]:
