@@ -3,7 +3,15 @@ left, driven through the fake Discord."""
 
 from __future__ import annotations
 
+import threading
+from typing import Any
+
+import pytest
+
 from bot.discord_app.app import GlossaryBot
+from bot.discord_app.cogs import stats
+from bot.storage import Store
+from tests.discord_app.helpers import selects
 from tests.discord_app.term_commands import add_term, edit_answer
 
 from .conftest import Scene
@@ -56,3 +64,27 @@ async def test_a_typed_term_name_finds_the_term_of_that_title_not_a_renamed_term
     picked = next(c for c in await handle.choices() if c["name"] == "Quux Mesh")
     said = await _asked(scene, "alias add", {"alias": "zqmesh", "term": picked["value"]})
     assert "Quux Mesh" in said, said
+
+
+async def test_stats_searches_its_misses_off_the_event_loop(
+    scene: Scene, bot: GlossaryBot, store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """left76: `/stats` read each of up to 25 misses through search on the event loop (a long
+    question's ~0.1 s, every other server's answers waiting); now in a thread, as /alias add's
+    box does. The list and its menu are as they were."""
+    store.record_miss(scene.guild.id, "kv chache")
+    store.record_miss(scene.guild.id, "zorblaxian widgetry")
+    searched_in: list[int] = []
+    answered = stats.miss_answered
+
+    def recorded(*args: Any) -> bool:
+        searched_in.append(threading.get_ident())
+        return answered(*args)
+
+    monkeypatch.setattr(stats, "miss_answered", recorded)
+    handle = await scene.fake.slash(scene.moderator, "stats", {}, channel=scene.channel)
+    message = await handle.final_message()
+    assert len(searched_in) == 2, searched_in
+    assert threading.get_ident() not in searched_in  # the event loop's thread
+    [menu] = selects(message)
+    assert [o["label"] for o in menu["options"]] == ["“kv chache” → KV Cache"], menu
