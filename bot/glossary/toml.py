@@ -24,6 +24,14 @@ _GUESSED_FLOAT = r"^invalid float, expected `(nan|inf)`$"
 # reads none of them, and its message ("String values must be quoted") reads as nonsense to
 # whoever sees quotes there.
 _TYPOGRAPHIC_QUOTES = "\u201c\u201d\u201e\u201f\u2018\u2019\u201a\u201b\u00ab\u00bb\uff02\uff07"
+# A key (bare, quoted, dotted) on the line rtoml says is a duplicate, named in its message (rtoml
+# says only "duplicate key"): a `key =` line or a `[table]` header, as written.
+_KEY_PART = r"""(?:[A-Za-z0-9_-]+|"[^"\\\n]*"|'[^'\n]*')"""
+_KEY = rf"{_KEY_PART}(?:[ \t]*\.[ \t]*{_KEY_PART})*"
+_KEYED_LINE = (
+    rf"^[ \t]*(?:(?P<key>{_KEY})[ \t]*=|(?P<table>\[\[?[ \t]*(?P<named>{_KEY})[ \t]*\]\]?))"
+)
+_KEY_SHOWN = 80  # a longer key is left unnamed: the line and column find it
 
 
 class TomlError(ValueError):
@@ -82,10 +90,29 @@ def _reason(message: str, text: str) -> str:
     if re.match(_GUESSED_FLOAT, what):
         what = "invalid value, expected a quoted string, a number, true or false"
     what = what[:1].upper() + what[1:]
+    if where and what == "Duplicate key":
+        what += _key_named(text, int(where["line"]), int(where["column"]))
     if where:
         what += f" (at line {where['line']}, column {where['column']})"
         what += _typographic_quote(what, text, int(where["line"]), int(where["column"]))
     return f"not valid TOML: {what}"
+
+
+def _key_named(text: str, line: int, column: int) -> str:
+    """The key written at `line` and `column` (1-based) as " `key`", a `[table]` header whole;
+    "" where none is found there (an inline table's), or it would not show as written."""
+    lines = text.split("\n")
+    row = lines[line - 1] if 0 < line <= len(lines) else ""
+    found = re.match(_KEYED_LINE, row)
+    if found is None:
+        return ""
+    group = "key" if found["key"] is not None else "named"
+    if not found.start(group) <= column - 1 < found.end(group):
+        return ""
+    shown = found["key"] or found["table"]
+    if "`" in shown or not shown.isprintable() or len(shown) > _KEY_SHOWN:
+        return ""
+    return f" `{shown}`"
 
 
 def _typographic_quote(what: str, text: str, line: int, column: int) -> str:

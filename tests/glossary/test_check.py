@@ -181,7 +181,24 @@ def test_malformed_files_are_named_not_tracebacks(
         ),
         (
             '[[entries]]\nid = "a"\nid = "b"\n',
-            "bad.toml: error: not valid TOML: Duplicate key (at line 3, column 1)",
+            "bad.toml: error: not valid TOML: Duplicate key `id` (at line 3, column 1)",
+        ),
+        # left76: rtoml's "duplicate key" named no key; named as written, a table's too.
+        (
+            '[[entries]]\nid = "a"\n"id" = "b"\n',
+            'bad.toml: error: not valid TOML: Duplicate key `"id"` (at line 3, column 1)',
+        ),
+        (
+            "[a]\nb.c = 1\n b . c = 2\n",
+            "bad.toml: error: not valid TOML: Duplicate key `b . c` (at line 3, column 6)",
+        ),
+        (
+            "[a]\n[a]\n",
+            "bad.toml: error: not valid TOML: Duplicate key `[a]` (at line 2, column 2)",
+        ),
+        (
+            '[[entries]]\nid = "a"\n"x`y" = 1\n"x`y" = 2\n',
+            "bad.toml: error: not valid TOML: Duplicate key (at line 4, column 1)",
         ),
         (
             '[[entries]]\nid = "a"\ntitle = nope\n',
