@@ -54,7 +54,17 @@ def main() -> None:
             continue
         if shown_row_by_row(case.slice):
             card = ruled.entry.id if ruled.entry else None
-            print("tuning", case.slice, case.kind, repr(case.query), case.expected, was, "->", now, card)
+            print(
+                "tuning",
+                case.slice,
+                case.kind,
+                repr(case.query),
+                case.expected,
+                was,
+                "->",
+                now,
+                card,
+            )
         changed[(case.slice, was, now)] += 1  # held out: per-slice totals only
     for key, count in sorted(changed.items()):
         print(*key, count)

@@ -20,8 +20,22 @@ def the_asked_card_or_first_offer(result: SearchResult, asked: str, written: str
 
 # Probes that fail on this branch: strict expected failures, so one that starts passing fails
 # the suite and is moved out of here.
-STILL_FAILING: set[str] = set()
+STILL_FAILING = {
+    # "transformers" written: its name carded over the mechanism the question describes
+    "why do transformers run attention eight or sixteen times side by side and glue the results"
+    " together",
+    # a symptom then the remedy asked: the problem's entry carded (fix74's remedy rule cards
+    # methods only where the meaning clearly leads with one)
+    "why does my model score so high when the exam questions were in the web scrape, how do we"
+    " scrub them out",
+    # the description stage cards Polysemanticity ("individual number inside the network")
+    "how is one individual number inside the network different from the whole file of numbers",
+    # the prompt's encoder offered first (main carded it: a wrong card withheld, no more)
+    "in stable diffusion how do the words of the prompt get into the image network's layers",
+}
 PROBES = ProbeFile("ask76_probes.tsv", STILL_FAILING)
 
-test_a_twin_question_gets_the_asked_entry = PROBES.test("twin", expect=the_asked_card_or_first_offer)
+test_a_twin_question_gets_the_asked_entry = PROBES.test(
+    "twin", expect=the_asked_card_or_first_offer
+)
 test_the_probes_are_the_ones_written = PROBES.counted({"twin": 28})
