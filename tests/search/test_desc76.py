@@ -10,7 +10,11 @@ from .probe_files import ProbeFile, the_asked_card_or_first_offers
 
 # Probes that fail on this branch: strict expected failures, so one that starts passing fails the
 # suite and is moved out of here.
-STILL_FAILING: set[str] = set()
+STILL_FAILING = {
+    "the model remembered its homework answers word for word and then bombed the real exam",
+    "a traffic cop in front of several chatbots deciding which one gets each message",
+    "the everyday running of a finished chatbot each time somebody sends it a message",
+}
 PROBES = ProbeFile("desc76_probes.tsv", STILL_FAILING)
 
 test_everyday_words_find_the_entry = PROBES.test("plain", expect=the_asked_card_or_first_offers)
