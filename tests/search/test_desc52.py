@@ -25,12 +25,6 @@ from .probe_files import (
 # QK-Norm's card for FlashAttention ("query-key" in both), Cross-Entropy's for Perplexity, Scheduler's
 # for Warmup-Stable-Decay ("schedule"), Dataset's for Datasheets for Datasets.
 NO_WRONG_CARD_FAILING = {
-    # desc76's new "asked as" phrasings lift Training to the second offer here, and the card
-    # model then gives Batch Size's card (main: no card, Batch Size offered first; SGD never in
-    # the first three, so SHOWN fails on main too). Dropping Training's "showing a network many
-    # examples and correcting it each time it is wrong" restores main's result (unmeasured).
-    "why update the model from a small random handful of examples each time instead of all the data"
-    " at once?",
     "how do you compute the query-key scores in tiles kept in fast on-chip memory so the full score"
     " matrix is never written out?",
     "what's the exponential of the average negative log probability per word on text the model"
