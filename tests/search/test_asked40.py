@@ -19,7 +19,6 @@ from .probe_files import ProbeFile, the_asked_card
 STILL_FAILING = {
     "what model cuts an image into 16x16 patches and feeds them to a transformer like words?",
     "after retrieval returns the top 100 passages, how do i reorder them with a more accurate model?",
-    "what limits how many tokens the model can read at once in a single prompt?",
     "my training loss keeps dropping but it does worse on new data, what is happening?",
 }
 PROBES = ProbeFile("asked40_probes.tsv", STILL_FAILING)

@@ -14,7 +14,6 @@ from .probe_files import ProbeFile, the_asked_card
 # Fertility is offered first under a Token card. asked46's question-voice phrasings (measured,
 # reverted: semantic.md) carded RAG's; the other two stayed.
 STILL_FAILING = {
-    "how do i get the bot to answer from our company docs instead of making stuff up?",
     "why does my japanese text use way more tokens than the same thing in english?",
     ("how does a model have a huge parameter count but only use a slice of it for each token?"),
 }

@@ -29,8 +29,6 @@ from .probe_files import (
 STILL_FAILING: set[str] = {
     "using hugging face transformers, which file format stores weights without being able to run"
     " code on load",
-    "before running an llm evaluation, how do we remove test questions that leaked into the"
-    " training data",
     "when training with dpo, what divergence keeps the policy close to the reference model",
     "how do i make rag ignore instructions hidden inside the retrieved documents",
     "how do i make pytorch compute the gradients for me automatically",

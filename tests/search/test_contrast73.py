@@ -39,7 +39,6 @@ STILL_FAILING: set[str] = {
     "the keyword ranking that doesn't use embeddings at all",
     "rlhf without the hype",
     "temperature, not the weather kind",
-    "bm25 instead of embeddings, why would anyone still use it",
 }
 PROBES = ProbeFile("contrast73_probes.tsv", STILL_FAILING)
 

@@ -27,7 +27,6 @@ STILL_FAILING = {
     "my bot keeps getting rate limited by discord",
     "what permissions does my bot need to send messages",
     # offered first, not carded: "my discord bot" pulls the meaning to system prompts
-    "how do i add rag to my discord bot",
     "my discord bot hallucinates answers how do i stop that",
     # "token limit": the Token card, Context Windows offered first
     "what's a token limit in my bot's llm",

@@ -47,11 +47,6 @@ STILL_FAILING = {
     "our search uses bm25 and it works for exact words. separate question though: a model "
     "has a fixed limit on how much text it can look at in one go, like 8k or 128k tokens, "
     "and anything beyond that is simply cut off or forgotten. what is that limit called",
-    # over-refusal
-    "our company wants the ai to refuse fewer things. right now it says no to totally "
-    "harmless requests like how to kill a python process or a recipe with a knife in it, "
-    "because some word sounds dangerous. users are annoyed. is there a term for the model "
-    "saying no too often to safe stuff",
     # pass-at-k
     "our eval harness reports perplexity on a held-out set, fine. but for code tasks the "
     "lead wants a number where you generate say ten solutions per problem and count the "

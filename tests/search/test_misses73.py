@@ -23,7 +23,6 @@ STILL_FAILING: set[str] = {
     "how do you stop the model from seeing the answers to the test during training",
     "when the model just confidently makes stuff up, what do we call that",
     # right first, the meaning capped and tied with neighbours: an offer
-    "how does the bot look up our docs before answering?",
     # Attention carded, Causal Mask offered first
     "why does the model only look at earlier words and not later ones when training",
     # the object of the question carded by its name ("keep the embeddings": Embeddings)

@@ -25,7 +25,6 @@ from .probe_files import ProbeFile, no_card, the_asked_card
 # probe did not name (Tool Calling). The power plant: Small Modular Reactor, carded by the
 # description stage on main too (91.5 and the meaning's 0.703 agree).
 STILL_FAILING = {
-    "how does the bot look stuff up in my docs before answering?",
     "what's the one pass through the whole training data called?",
     "eli5 how does a picture model turn static noise into an image",
     "whats the name for letting the llm run code or hit an api by itself",

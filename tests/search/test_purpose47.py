@@ -17,7 +17,6 @@ STILL_FAILING = {
     "adapting a huge model to my own task when i can't afford to update all of its weights",
     "getting a small cheap model to behave like the big expensive one by training it on the big one's answers",
     "checking the model on examples it never saw so we know it isn't just memorizing",
-    "running the code the agent writes somewhere it can't touch our real files or network",
     "seeing what each request to our llm app did, how long it took and what it cost",
     "getting better answers to math problems by having the model write out its steps first",
     "only running part of the network for each word so a huge model stays cheap to run",

@@ -63,16 +63,19 @@ test_the_probe_file_is_whole = PROBES.counted({"other": 20, "named": 12, "offtop
 # (dev11 vLLM, dev11 Hugging Face Hub): each a card for the tool on main 6aa0b5d1. The rule
 # state55 measured (`_doer_not_pointed_at`: a statement's tool or model is no card where the
 # question points at a thing of a kind no tool or model is, "what is that technique") passed
-# both; it cost one held-out right card and was reverted: strict expected failures.
-@pytest.mark.xfail(strict=True, reason="the statement's tool is carded (state55's rule reverted)")
+# both; it cost one held-out right card and was reverted: strict expected failures. The Hugging
+# Face Hub one passes since ask76's asked-as lines for near twins.
 @pytest.mark.parametrize(
     ("query", "tool", "asked"),
     [
-        (
+        pytest.param(
             "our vllm server crashed out of memory on long chats until the cache was split into"
             " small blocks. what is that technique?",
             "vllm",
             "paged-attention",
+            marks=pytest.mark.xfail(
+                strict=True, reason="the statement's tool is carded (state55's rule reverted)"
+            ),
         ),
         (
             "the hugging face hub page for our model shows bf16 and int8 files. what are those"

@@ -45,8 +45,6 @@ BARE_FAILING: set[str] = {
     " step before the answer?",
     "hi all, musician here - what is temperature when a chatbot writes lyrics?",
     "Accountant here, why does everyone say you need a gpu to run these models?",
-    "long one, sorry: i keep hearing about quantization for running models on a laptop, what"
-    " does it actually do to the weights?",
     "Hi! Photographer here. What is a vision transformer?",
     "first post, be gentle: what is an ai agent?",
     "high school student here. what is softmax?",
