@@ -7,18 +7,21 @@ offfield76_probes.tsv says when and how they were written (bench/results/semanti
 
 from __future__ import annotations
 
+import pytest
+
+from bot.glossary import load_glossary
+from bot.search import SearchIndex
+from bot.search.senses import other_senses, read_in_other_sense
+
 from .probe_files import ProbeFile, no_card, the_asked_card
 
 # Probes that fail on this branch: strict expected failures, so one that starts passing fails
 # the suite and is moved out of here.
 STILL_FAILING = {
-    # everyday senses carded on main
-    "what is a transformer on a power pole",  # Transformers (the name written)
-    "what does lawful good alignment mean in dungeons and dragons",  # Alignment
-    "hey all, weird one. ever since the storm last week there's a loud hum at night and my "
-    "neighbour says it comes from the grey box up on the pole. what is a transformer? the one on "
-    "the pole outside my house buzzes constantly and i can't sleep",  # Transformers (long75)
+    # a neighbouring field's sense: the rest ("in the brain pass signals to each other") leads
+    # the nerve cells' sense too little (0.06 summed, under `SENSE_LEAD`)
     "how do neurons in the brain pass signals to each other",  # Neuron
+    # a Discord bot's question carded by description, no name of the entry written
     "how do i let my bot read message content",  # Prompt Injection
     # the field's sense with no card on main (offered, or nothing)
     "what temperature should i use for creative writing with an llm",
@@ -56,3 +59,65 @@ test_the_probes_are_the_ones_written = PROBES.counted(
         "fieldplain": 4,
     }
 )
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        # each carded its entry before `_other_sense_offered` (failed on main 3f884b6e)
+        "what is a transformer on a power pole",
+        "what does lawful good alignment mean in dungeons and dragons",
+        "hey all, weird one. ever since the storm last week there's a loud hum at night and my "
+        "neighbour says it comes from the grey box up on the pole. what is a transformer? the one "
+        "on the pole outside my house buzzes constantly and i can't sleep",
+        "where does the attention line go on a business letter",
+        "difference between a llama and an alpaca",
+    ],
+)
+def test_a_name_read_in_its_other_sense_is_offered(bundled_index: SearchIndex, query: str) -> None:
+    result = bundled_index.search(query)
+    assert result.entry is None, result
+    assert result.suggestions, result  # the entry is still offered: an honest "did you mean"
+
+
+@pytest.mark.parametrize(
+    ("query", "asked"),
+    [
+        ("ok what actually is a transformer, not the robots", "transformers"),
+        ("can someone explain transformers like im 5", "transformers"),
+        ("what are guardrails for llms", "guardrails"),
+        ("what is the seed in diffusers", "seed"),
+        ("llama 3 8b good enough for a discord bot?", "llama"),
+    ],
+)
+def test_the_field_s_sense_near_another_keeps_its_card(
+    bundled_index: SearchIndex, query: str, asked: str
+) -> None:
+    result = bundled_index.search(query)
+    assert result.entry is not None, result
+    assert result.entry.id == asked, result
+
+
+def test_every_other_sense_is_a_bundled_entry_s() -> None:
+    ids = {entry.id for entry in load_glossary()}
+    senses = other_senses()
+    assert senses
+    assert set(senses) <= ids
+    assert all(senses.values())
+
+
+def test_the_sense_is_read_from_the_text_and_its_rest(bundled_index: SearchIndex) -> None:
+    semantic = bundled_index.semantic
+    assert semantic is not None
+    position = bundled_index.positions["transformers"]
+
+    def read(text: str, name: str) -> bool:
+        start = text.index(name)
+        return read_in_other_sense(
+            semantic, "transformers", position, text, start, start + len(name)
+        )
+
+    assert read("what is a transformer on a power pole", "transformer")
+    assert not read("what is a transformer model", "transformer")
+    assert not read("what is a transformer", "transformer")  # the rest says nothing of its own
+    assert not read_in_other_sense(semantic, "rag", 0, "what is rag", 8, 11)  # no senses
