@@ -1,16 +1,17 @@
 """A described-then-asked pair by shape: totals only. `--pair 73` (the default): dev27 and
 test35 (relevance_blind57.md / 58.md); `--pair 74`: dev28 and test36 (relevance_blind59.md / 60.md);
-`--pair 75`: dev29 and test37 (relevance_blind61.md / 62.md, blind74's shapes).
+`--pair 75`: dev29 and test37 (relevance_blind61.md / 62.md, blind74's shapes); `--pair 76`: dev30
+and test38 (relevance_blind63.md / 64.md, blind74's shapes).
 
-    OPENBLAS_NUM_THREADS=1 python bench/blind73_shapes.py [--pair 73|74|75] [--misses]
+    OPENBLAS_NUM_THREADS=1 python bench/blind73_shapes.py [--pair 73|74|75|76] [--misses]
 
 The files are in block order (the .md files say so and test_relevance_blind_file checks it):
-one description per entry (blind73: 4-9, 10-25, 26-60 words; blind74, blind75: 4-9, 10-25, 26-45), then
+one description per entry (blind73: 4-9, 10-25, 26-60 words; blind74 to blind76: 4-9, 10-25, 26-45), then
 the questions (naming no word of the entry's title, id or acronym, or naming it), then the
 off-topic rows in blocks (blind73: 25 near-misses using an entry's word in another field's
-sense, 15 plain programming / cloud / web / crypto questions, 10 far fields; blind74 and blind75:
+sense, 15 plain programming / cloud / web / crypto questions, 10 far fields; blind74 to blind76:
 20 mostly using a word AI/ML also uses in its own sense, 40 plain neighbouring-field or everyday
-questions). The held-out file (test35, test36, test37) gets its shapes' totals, never its rows; --misses lists the tuning slice's only.
+questions). The held-out file (test35 to test38) gets its shapes' totals, never its rows; --misses lists the tuning slice's only.
 """
 
 from __future__ import annotations
@@ -56,6 +57,12 @@ PAIRS = {
     "75": Pair(
         ("relevance_blind61.tsv", "relevance_blind62.tsv"),
         "dev29",
+        (("o own sense", 20), ("o plain", 40)),
+        ((9, "c 4-9w"), (25, "c 10-25w"), (45, "c 26-45w")),
+    ),
+    "76": Pair(
+        ("relevance_blind63.tsv", "relevance_blind64.tsv"),
+        "dev30",
         (("o own sense", 20), ("o plain", 40)),
         ((9, "c 4-9w"), (25, "c 10-25w"), (45, "c 26-45w")),
     ),

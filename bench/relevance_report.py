@@ -1,6 +1,6 @@
 """Relevance of the full search on every set, per slice and kind (the README's figures).
 
-    python bench/relevance_report.py [--misses dev,calib,dev2,dev3,dev4,dev5,dev6,dev7,dev8,dev9,dev10,dev11,dev12,dev13,dev14,dev15,dev16,dev17,dev18,dev19,dev20,dev21,dev22,dev23,dev24,dev25,dev26,dev27,dev28,dev29] [--lexical]
+    python bench/relevance_report.py [--misses dev,calib,dev2,dev3,dev4,dev5,dev6,dev7,dev8,dev9,dev10,dev11,dev12,dev13,dev14,dev15,dev16,dev17,dev18,dev19,dev20,dev21,dev22,dev23,dev24,dev25,dev26,dev27,dev28,dev29,dev30] [--lexical]
 
 Sets: `tests/search/relevance.tsv` (old, written with the matcher), `relevance_blind.tsv` (dev /
 calib / test slices), `relevance_blind2.tsv` (slice `test2`, written later from titles alone,
@@ -193,6 +193,15 @@ everyday chat, about 20 using a word AI/ML also uses in its own sense),
 `relevance_blind62.tsv` (one slice, `test37`, held out, the other half in the same shapes in
 other voices: a fishmonger, a roofer, a dental hygienist, a tour guide, a mail carrier; written
 right after dev29),
+`relevance_blind63.tsv` (one slice, `dev30`, to tune on, half the glossary split by the md5 of
+"76:" + id, alternately within each category, the first to dev30, in dev28's shapes: one
+description per entry (a third each of 4-9, 10-25 and 26-45 words, most naming nothing of it)
+and one chat question per entry (half naming it), from a carpenter, a bus driver, a bricklayer,
+a paramedic; 60 off-topic chat questions from neighbouring fields and everyday chat, the first
+20 using a word AI/ML also uses in its own sense),
+`relevance_blind64.tsv` (one slice, `test38`, held out, the other half in the same shapes in
+other voices: a game modder, a go club member, a retired teacher, a scrabble club secretary;
+written right after dev30),
 `relevance_everyday2.tsv` (one slice, `everyday2`, to tune on: off-topic messages from Discord
 servers not about AI using the everyday senses of the field's words, so that new phrasings
 bringing such words into the glossary show up on tuning data),
@@ -202,7 +211,7 @@ and `everyday_probes.tsv` (entry names in
 their everyday sense and ML questions using them: slice `everyday` to tune on,
 `everyday-check` held apart) and `chat_style_probes.tsv` (questions typed the way people write
 in a Discord chat: slice `chat` to tune on, `chat-check` held apart).
-Misses are printed only for the slices named (never test, test2 to test37, everyday-check or
+Misses are printed only for the slices named (never test, test2 to test38, everyday-check or
 chat-check: they are reported, not tuned on). Last line JSON.
 """
 
@@ -292,6 +301,8 @@ SETS = (
     "relevance_blind60.tsv",
     "relevance_blind61.tsv",
     "relevance_blind62.tsv",
+    "relevance_blind63.tsv",
+    "relevance_blind64.tsv",
     "relevance_everyday2.tsv",
     "relevance_everyday3.tsv",
     "everyday_probes.tsv",
@@ -335,6 +346,7 @@ HELD_OUT = {
     "test35",
     "test36",
     "test37",
+    "test38",
     "everyday-check",
     "chat-check",
 }
@@ -374,7 +386,7 @@ def main() -> int:
         "--misses",
         default="",
         help=(
-            "slices whose misses to list (dev, calib, dev2 to dev29, everyday, everyday2, everyday3, "
+            "slices whose misses to list (dev, calib, dev2 to dev30, everyday, everyday2, everyday3, "
             "chat)"
         ),
     )

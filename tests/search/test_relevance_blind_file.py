@@ -882,6 +882,28 @@ ONE_SLICE_SETS = (
         descriptions=145,
         off_topic=60,
     ),
+    # relevance_blind63.md: half the glossary split by the md5 of "76:" + id within each
+    # category, the first to dev30: one description (4-9, 10-25 and 26-45 words) and one chat
+    # question (half naming the entry) per entry, from a carpenter, a bus driver, a bricklayer, a
+    # paramedic; 60 off-topic chat questions from neighbouring fields and everyday chat. Tuned on.
+    OneSliceSet(
+        Path(__file__).with_name("relevance_blind63.tsv"),
+        "dev30",
+        questions=147,
+        entries=147,
+        descriptions=147,
+        off_topic=60,
+    ),
+    # relevance_blind64.md: the other half in the same shapes, in other voices (a game modder, a
+    # go club member, a retired teacher, a scrabble club secretary). Held out.
+    OneSliceSet(
+        Path(__file__).with_name("relevance_blind64.tsv"),
+        "test38",
+        questions=147,
+        entries=147,
+        descriptions=147,
+        off_topic=60,
+    ),
 )
 
 
@@ -1447,6 +1469,18 @@ DESCRIBED_THEN_ASKED = (
         unnamed=(0.45, 0.6),
         named_descriptions=1 / 3,
     ),
+    # relevance_blind63.md / 64.md: blind74's shapes over the md5("76:" + id) split; five
+    # entries left out.
+    DescribedThenAsked(
+        numbers=(63, 64),
+        salt="76",
+        left_out=frozenset({"backend-ai-go", "gate", "palang", "pali", "rgb444"}),
+        lengths=((4, 9), (10, 25), (26, 45)),
+        off_topic=60,
+        asked=(1.0, 1.0),
+        unnamed=(0.45, 0.6),
+        named_descriptions=1 / 3,
+    ),
 )
 
 
@@ -1456,7 +1490,7 @@ DESCRIBED_THEN_ASKED = (
     ids=[f"blind{p.numbers[0]}-{p.numbers[1]}" for p in DESCRIBED_THEN_ASKED],
 )
 def test_described_then_asked_pairs_keep_their_shapes_and_split(pair: DescribedThenAsked) -> None:
-    """relevance_blind57.md to relevance_blind62.md: the shapes and split of DescribedThenAsked."""
+    """relevance_blind57.md to relevance_blind64.md: the shapes and split of DescribedThenAsked."""
     glossary = load_glossary()
     halves = []
     for n in pair.numbers:
