@@ -169,7 +169,7 @@ from bot.search.ranking import (
     keep_strongest,
 )
 from bot.search.results import Choice, SearchResult, Strategy, Suggestion, TermMention
-from bot.search.senses import has_other_senses, read_in_other_sense
+from bot.search.senses import has_other_senses, read_in_other_sense, says_enough
 from bot.search.server_aliases import NO_ALIASES, ServerAliases, search_keys
 from bot.search.terms import ALL_WORDS, Found, find_mentions
 
@@ -572,8 +572,9 @@ class SearchIndex:
         return card
 
     def _other_sense_offered(self, result: SearchResult) -> SearchResult:
-        """A card for a bundled entry whose name the text writes, where the text and the text
-        without the name lean to one of the entry's other senses (`other_senses.toml`: a
+        """A card for a bundled entry whose name the text writes and no other entry's, where the
+        text and the text without the name (`REST_WORDS` words of its own, no "not") lean to
+        one of the entry's other senses (`other_senses.toml`: a
         transformer on a power pole, a llama beside an alpaca, the attention line on a letter)
         rather than to the entry (`senses.read_in_other_sense`), becomes an offer of it: the
         last card decision, so whatever rule made the card, the word's sense is read once
@@ -586,8 +587,13 @@ class SearchIndex:
         if entry is None or self._is_server_term(entry):
             return result
         text = result.normalized_query
-        name = next((f for f in self._names_in(text) if f.entry == entry), None)
-        if name is None or not read_in_other_sense(
+        found = self._names_in(text)
+        name = next((f for f in found if f.entry == entry), None)
+        # another entry named is the field's ("we serve llama with vllm. what is a kv cache"); a
+        # sense written only to be denied asks the entry ("python, the language not the snake")
+        if name is None or any(f.entry != entry for f in found) or "not" in text.split():
+            return result
+        if not says_enough(text, name.start, name.end) or not read_in_other_sense(
             self.semantic, result.entry.id, entry, text, name.start, name.end
         ):
             return result

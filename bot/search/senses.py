@@ -36,6 +36,10 @@ OTHER_SENSES = Path(__file__).with_name("other_senses.toml")
 # right card, "ok what actually is a transformer, not the robots", 0.09, every other 0.03 or less.
 SENSE_LEAD = 0.13
 
+# The text without the name must say this many words of its own (letters only, no STOPWORDS):
+# "what is llama and who made it", "eli5 what attention is pls" say too little to judge.
+REST_WORDS = 2
+
 _vectors: weakref.WeakKeyDictionary[SemanticIndex, dict[str, npt.NDArray[np.float32]]] = (
     weakref.WeakKeyDictionary()
 )
@@ -51,6 +55,14 @@ def other_senses() -> dict[str, tuple[str, ...]]:
 
 def has_other_senses(entry_id: str) -> bool:
     return entry_id in other_senses()
+
+
+def says_enough(text: str, start: int, end: int) -> bool:
+    """Does `text` without the name at `text[start:end]` say `REST_WORDS` words of its own?"""
+    from bot.search.everyday import _words  # numpy: not for a command that needs no search
+
+    rest = f"{text[:start]} {text[end:]}"
+    return sum(w.isalpha() for w in _words(rest)) >= REST_WORDS
 
 
 def read_in_other_sense(

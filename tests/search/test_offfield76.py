@@ -11,7 +11,7 @@ import pytest
 
 from bot.glossary import load_glossary
 from bot.search import SearchIndex
-from bot.search.senses import other_senses, read_in_other_sense
+from bot.search.senses import other_senses, read_in_other_sense, says_enough
 
 from .probe_files import ProbeFile, no_card, the_asked_card
 
@@ -121,3 +121,21 @@ def test_the_sense_is_read_from_the_text_and_its_rest(bundled_index: SearchIndex
     assert not read("what is a transformer model", "transformer")
     assert not read("what is a transformer", "transformer")  # the rest says nothing of its own
     assert not read_in_other_sense(semantic, "rag", 0, "what is rag", 8, 11)  # no senses
+
+
+def test_a_rest_saying_too_little_is_not_judged() -> None:
+    assert says_enough("what is a transformer on a power pole", 10, 21)
+    assert not says_enough("what is llama and who made it", 8, 13)  # "made"
+    assert not says_enough("eli5 what attention is pls", 10, 19)  # "pls": "eli5" has a digit
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "python, the language not the snake",  # the sense written to be denied
+        "we serve llama with vllm. what is a kv cache",  # other entries named
+        "what is llama and who made it",  # the rest says too little
+    ],
+)
+def test_the_guards_keep_the_card(bundled_index: SearchIndex, query: str) -> None:
+    assert bundled_index.search(query).entry is not None
