@@ -170,6 +170,7 @@ from bot.search.ranking import (
     keep_strongest,
 )
 from bot.search.results import Choice, SearchResult, Strategy, Suggestion, TermMention
+from bot.search.senses import has_other_senses, read_in_other_sense, says_enough
 from bot.search.server_aliases import NO_ALIASES, ServerAliases, search_keys
 from bot.search.terms import ALL_WORDS, Found, find_mentions
 
@@ -477,6 +478,7 @@ class SearchIndex:
         result = self._first_listed_carded(result, query[:MAX_QUERY])
         result = self._offer_carded(result, query)
         result = self._remedy_carded(result)
+        result = self._other_sense_offered(result)
         result = self._offers_filled(result)  # after every card decision: offers only
         result = self._name_written(result)
         if said != query:
@@ -569,6 +571,34 @@ class SearchIndex:
         if len(asked) > 1:
             return _other_asked(card, self._offer_of(asked[1][0]))
         return card
+
+    def _other_sense_offered(self, result: SearchResult) -> SearchResult:
+        """A card for a bundled entry whose name the text writes and no other entry's, where the
+        text and the text without the name (`REST_WORDS` words of its own, no "not") lean to
+        one of the entry's other senses (`other_senses.toml`: a
+        transformer on a power pole, a llama beside an alpaca, the attention line on a letter)
+        rather than to the entry (`senses.read_in_other_sense`), becomes an offer of it: the
+        last card decision, so whatever rule made the card, the word's sense is read once
+        (task offfield76)."""
+        if result.entry is None or result.strategy is None or self.semantic is None:
+            return result
+        if not has_other_senses(result.entry.id):
+            return result
+        entry = self.positions.get(result.entry.id)
+        if entry is None or self._is_server_term(entry):
+            return result
+        text = result.normalized_query
+        found = self._names_in(text)
+        name = next((f for f in found if f.entry == entry), None)
+        # another entry named is the field's ("we serve llama with vllm. what is a kv cache"); a
+        # sense written only to be denied asks the entry ("python, the language not the snake")
+        if name is None or any(f.entry != entry for f in found) or "not" in text.split():
+            return result
+        if not says_enough(text, name.start, name.end) or not read_in_other_sense(
+            self.semantic, result.entry.id, entry, text, name.start, name.end
+        ):
+            return result
+        return _card_offered(result, result.entry, result.strategy)
 
     def _remedy_carded(self, result: SearchResult) -> SearchResult:
         """An offer to a question asking for a remedy ("my gpu runs out of memory, how do i fix

@@ -34,8 +34,6 @@ STILL_FAILING = {
     # read new words": 0.47 against 0.31)
     "how fast do neurons fire in the human brain",
     "what context clues help children read new words",
-    # "llamas" is named outright (exact), never judged
-    "what's the difference between llamas and alpacas",
     # the ML sense, but another card: Training's (the name written first) and none at all
     "how often should i save a training checkpoint",
     "what temperature should i use for creative writing with gpt",

@@ -44,8 +44,8 @@ STILL_FAILING = {
     "how do i fine tune my guitar",  # Fine-Tuning card
     "how to fine tune a carburetor",  # Fine-Tuning card
     "guard rails on a staircase building code",  # Guardrails card
-    "how many tokens for the arcade machine",  # Token card
     "how do i pass a param in a url query string",  # Parameter card (on main too)
+    # ("how many tokens for the arcade machine": offered since offfield76's other senses)
 }
 PROBES = ProbeFile("forms67_probes.tsv", STILL_FAILING)
 

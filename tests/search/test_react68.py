@@ -24,7 +24,6 @@ STILL_FAILING = {
     # field) passed all but "react vs next.js for a blog" and failed the ship rule (held out
     # -2 right, -2 off-topic cards, wrong unchanged): reverted
     "react vs next.js for a blog",
-    "transformers vs decepticons who wins",
     "token vs session cookie auth",
 }
 PROBES = ProbeFile("react68_probes.tsv", STILL_FAILING)

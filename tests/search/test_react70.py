@@ -20,10 +20,8 @@ STILL_FAILING = {
     # "longshoreman"): the encoder cannot tell them from the field's unknown jargon ("mamba",
     # "alibi"), and `_compared_off_field` offers only beside other_fields.txt's words
     "neuron vs glial cell",
-    "guardrails vs handrails on stairs",
-    "sandbox vs playground for toddlers",
-    "checkpoint vs roadblock police stop",
     "docker vs longshoreman job",
+    # (handrails, playground, roadblock: offered since offfield76's other senses)
 }
 PROBES = ProbeFile("react70_probes.tsv", STILL_FAILING)
 

@@ -104,6 +104,11 @@ class SemanticIndex:
         ranked = np.argsort(-score, kind="stable")[:limit]
         return [(int(p), float(score[p])) for p in ranked if cosines[0, p] > -1.0]
 
+    def entry_cosines(self, queries: Vectors) -> Vectors:
+        """Each entry's best row's cosine with each query: one row a query, one column an entry
+        position (-1 where a position has no rows)."""
+        return self._entry_cosines(queries)
+
     def _entry_cosines(self, queries: Vectors) -> Vectors:
         """Each entry's best row's cosine with each query: one row a query, one column an entry
         position (-1 where a position has no rows)."""
