@@ -543,9 +543,15 @@ class SearchIndex:
         (chat about a cluster's restarts read as Training Goodput: the question asked says what
         is asked). Two such questions naming two entries: the first's card, the second a button
         on it (`other_side`, as a comparison's other side); three or more: each offered, in the
-        order asked. A name two entries share: the whole text's answer stands. Task long75."""
-        if len(text) < OUTRIGHT_CHARS or result.other_side is not None:
+        order asked. A name two entries share: the whole text's answer stands. Task long75.
+        A shorter text (second76) only swaps a card: one such clause, not the first ("i got
+        CUDA out of memory, what is cuda anyway": Video RAM by the error's words; "kv cache in
+        vllm, what is vllm"), names its entry outright and the card is another: the asked
+        name's card, the other card offered first. A text asking it first is `_asked_first_named`'s."""
+        if result.other_side is not None:
             return result
+        if len(text) < OUTRIGHT_CHARS:
+            return self._asked_later_carded(result, text, overlay)
         server = self.server_aliases(overlay).found_by
         asked: list[list[Named]] = []
         for name in asked_outright(text[:MAX_TEXT]):
@@ -599,6 +605,31 @@ class SearchIndex:
         ):
             return result
         return _card_offered(result, result.entry, result.strategy)
+
+    def _asked_later_carded(
+        self, result: SearchResult, text: str, overlay: Aliases
+    ) -> SearchResult:
+        """`_asked_outright_carded` on a text shorter than `OUTRIGHT_CHARS`: a card for another
+        entry than the one a single clause asks outright about becomes that entry's card, the
+        card it was offered first. Never makes a card (task second76)."""
+        if result.entry is None:
+            return result
+        asked = asked_outright(text)
+        if len(asked) != 1:
+            return result
+        key = compact(asked[0])
+        named = self._named(
+            [key], (), self.server_aliases(overlay).found_by, False, other_number=False
+        )
+        if not named or self.positions[result.entry.id] == named[0].entry:
+            return result
+        card = self._answer_named(named, result.query, result.normalized_query)
+        if card.entry is None:
+            return result
+        offer = Suggestion(
+            result.entry.id, result.entry.title, result.score, result.strategy or "semantic"
+        )
+        return replace(card, suggestions=_led_by(offer, card.suggestions))
 
     def _remedy_carded(self, result: SearchResult) -> SearchResult:
         """An offer to a question asking for a remedy ("my gpu runs out of memory, how do i fix

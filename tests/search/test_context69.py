@@ -33,7 +33,6 @@ STILL_FAILING: set[str] = {
     "how do i make rag ignore instructions hidden inside the retrieved documents",
     "how do i make pytorch compute the gradients for me automatically",
     "after fine-tuning, what is lora for",
-    "when serving with vllm, what exactly is paged attention",
     "if i turn on the kv cache, why does it take so much gpu memory",
     "when training with rlhf, why do we need human preference labels at all",
     "once a model is quantized, why does its accuracy drop a little",

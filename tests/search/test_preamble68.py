@@ -27,10 +27,8 @@ STILL_FAILING = {
     # the scene's name carded or offered first: the question after "anyway", "wtf is", a colon
     # or a comma is not read as a clause whose name is asked
     "ok so my manager keeps saying transformers at standup, anyway what is a causal mask",
-    "long time lurker, first post, doing llm evaluation at work: what is perplexity",
     "sorry if dumb q, we run llama.cpp at home, what does prefill mean",
     "been poking at diffusion models tonight and wtf is a u-net",
-    "fine-tuning a llama this week, what is teacher forcing",
     # "what's the deal with it", "no clue what that is": the scene's name offered, no card
     "my friend won't shut up about speculative decoding, what's the deal with it?",
     "saw hnsw in a vector db doc and have no clue what that is",

@@ -37,7 +37,6 @@ STILL_FAILING = {
     # message's meaning puts the scene's tool first too (no tuning row of this shape is wrong)
     "running llama.cpp on my macbook, what does q4 quantization actually do to the weights?",
     "we host deepseek on our own gpus, how does mixture of experts keep it fast?",
-    "we keep our models on the hugging face hub, what's a checkpoint exactly?",
     "we deploy with docker and the model answers with confidently made up facts. why does it "
     "hallucinate?",
     # the meaning's first is the scene's tool (or under the rule's 0.5): the rule does not fire
