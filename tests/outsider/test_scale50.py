@@ -160,7 +160,10 @@ async def test_embedding_a_servers_terms_writes_the_cache_file_once_a_while_not_
     real = term_vectors.write_vectors
 
     def counted(folder: Path, vectors: dict, *args: Any, **kwargs: Any) -> bool:
-        writes.append(len(vectors))
+        # this test's cache only: a bot of an earlier test in this process may still finish a
+        # batch and write its own folder (seen once in CI at load 17: [344, 16, 50])
+        if Path(folder).is_relative_to(tmp_path):
+            writes.append(len(vectors))
         return bool(real(folder, vectors, *args, **kwargs))
 
     monkeypatch.setattr(term_vectors, "write_vectors", counted)

@@ -27,7 +27,11 @@ def test_migrations_are_package_data_with_the_same_numbers_on_each_backend() -> 
     folder = ROOT / "bot" / "storage" / "migrations"
     numbers = {}
     for dialect in ("sqlite", "postgres"):
-        names = sorted(p.name for p in (folder / dialect).glob("V*.sql"))
+        # by number, as the migrations run: "V10" sorts before "V2" as text
+        names = sorted(
+            (p.name for p in (folder / dialect).glob("V*.sql")),
+            key=lambda name: int(name[1:].split("__")[0]),
+        )
         assert names[0] == "V1__initial.sql"
         numbers[dialect] = [name.split("__")[0] for name in names]
     assert numbers["sqlite"] == numbers["postgres"]
