@@ -586,7 +586,7 @@ class SearchIndex:
         rather than to the entry (`senses.read_in_other_sense`), becomes an offer of it: the
         last card decision, so whatever rule made the card, the word's sense is read once
         (task offfield76)."""
-        if result.entry is None or result.strategy is None or self.semantic is None:
+        if result.entry is None or result.strategy is None:
             return result
         if not has_other_senses(result.entry.id):
             return result
@@ -600,8 +600,12 @@ class SearchIndex:
         # sense written only to be denied asks the entry ("python, the language not the snake")
         if name is None or any(f.entry != entry for f in found) or "not" in text.split():
             return result
-        if not says_enough(text, name.start, name.end) or not read_in_other_sense(
-            self.semantic, result.entry.id, entry, text, name.start, name.end
+        if not says_enough(text, name.start, name.end):
+            return result
+        # the meaning stage last: a name alone ("define kv cache") builds no other stage
+        semantic = self.semantic
+        if semantic is None or not read_in_other_sense(
+            semantic, result.entry.id, entry, text, name.start, name.end
         ):
             return result
         return _card_offered(result, result.entry, result.strategy)

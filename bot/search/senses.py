@@ -59,9 +59,11 @@ def has_other_senses(entry_id: str) -> bool:
 
 def says_enough(text: str, start: int, end: int) -> bool:
     """Does `text` without the name at `text[start:end]` say `REST_WORDS` words of its own?"""
+    rest = f"{text[:start]} {text[end:]}"
+    if not any(c.isalpha() for c in rest):  # a name alone ("define kv cache"): no word to read
+        return False
     from bot.search.everyday import _words  # numpy: not for a command that needs no search
 
-    rest = f"{text[:start]} {text[end:]}"
     return sum(w.isalpha() for w in _words(rest)) >= REST_WORDS
 
 
