@@ -19,9 +19,6 @@ STILL_FAILING = {
     # the plain-description gate keeps it); the meaning is far from every entry (Checkpoint
     # 0.437) and the sentence names no entry, so the everyday check has no name to judge
     "the game crashed after the update and my whole save file got corrupted",
-    # the text writes "overfitting", an entry's name: the meaning puts it first (0.705,
-    # Validation Loss 0.684), a card for the name written
-    "the error on data the model never saw in training, watched to catch overfitting",
     # the meaning puts Sampling first (0.785), Seed second (0.764); Temperature not in its
     # first three
     "a number that decides how random the choice of the next word is",

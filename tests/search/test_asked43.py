@@ -29,10 +29,6 @@ STILL_FAILING = {
     ),
     "what is the memory stacked right beside the gpu die on a very wide bus?",
     (
-        "can another model do the ranking of answers instead of human labellers when training "
-        "an assistant?"
-    ),
-    (
         "what rl method scores several sampled answers to the same prompt against their "
         "group's average, with no critic network?"
     ),

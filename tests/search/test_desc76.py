@@ -17,7 +17,6 @@ STILL_FAILING = {
     "a traffic cop in front of several chatbots deciding which one gets each message",
     "the everyday running of a finished chatbot each time somebody sends it a message",
     "the chatbot handing a sum to a calculator and reading back the answer before it replies",
-    "the loss number you check on the set-aside split every so often while training runs",
 }
 PROBES = ProbeFile("desc76_probes.tsv", STILL_FAILING)
 

@@ -38,7 +38,6 @@ STILL_FAILING: set[str] = {
         "an optimizer like adam, sgd or rmsprop that decides how the weights move after each"
         " gradient - what is that called in general?"
     ),
-    "the step that turns logits into text using greedy, beam search or sampling",
     (
         "the number that measures how wrong predictions are, computed as mse, cross-entropy or"
         " kl divergence depending on the task"
