@@ -26,7 +26,7 @@ from bench.relevance_report import HELD_OUT  # noqa: E402
 from bench.semantic_models import tuning_cases  # noqa: E402
 from bot.glossary import load_glossary  # noqa: E402
 from bot.search import SearchIndex  # noqa: E402
-from bot.search.everyday import _everyday_count, _words, field_cosine  # noqa: E402
+from bot.search.everyday import _everyday_count, content_words, field_cosine  # noqa: E402
 from bot.search.query import normalize, without_chat_markup  # noqa: E402
 from bot.search.ranking import Pool  # noqa: E402
 
@@ -82,7 +82,7 @@ def main() -> int:
             answers[1][2][-1] if answers[1][2] else (0.0, 0.0, -1, 0.0, "-", 0.0)
         )
         text = normalize(without_chat_markup(case.query))
-        words = _words(text)
+        words = content_words(text)
         vector = index.semantic.encoder.encode_query(text)
         fields = sum(index.field_word(w) for w in words)
         everyday = _everyday_count(words, index.glossary_word)

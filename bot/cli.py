@@ -576,9 +576,12 @@ def _server_id(text: str) -> int:
 def _category(text: str) -> str:
     """`terms import --category`: one of the categories, in any case (as a file's is read), as
     written there; another is the option's mistake, not each entry's (outsider76)."""
-    from bot.glossary.models import CATEGORIES  # only when given: `--help` stays light
+    from bot.glossary.models import (  # only when given: `--help` stays light
+        CATEGORIES,
+        category_named,
+    )
 
-    found = next((c for c in CATEGORIES if c.casefold() == text.strip().casefold()), None)
+    found = category_named(text.strip())
     if found is None:
         raise argparse.ArgumentTypeError(
             f"unknown category {text!r} (one of: {', '.join(CATEGORIES)})"

@@ -21,6 +21,14 @@ CATEGORIES: tuple[str, ...] = (
     "Quality & Governance",
     "Modality & Production",
 )
+
+
+def category_named(text: str) -> str | None:
+    """The category `text` names, in any case ("inference & operations"), or None."""
+    folded = text.casefold()
+    return next((c for c in CATEGORIES if c.casefold() == folded), None)
+
+
 # What kind of thing an entry names (data/kinds/*.toml, for the search):
 # tool: a named thing that runs methods (software, library, service, format, hardware);
 # model: a model, a model family or a kind of trained system that does the work;

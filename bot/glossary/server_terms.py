@@ -44,6 +44,7 @@ from bot.glossary.models import (
     Glossary,
     SourceInfo,
     SourceText,
+    category_named,
     names_of,
     titled,
 )
@@ -843,9 +844,7 @@ def _fill_category(
     default (an import's option), else check's "no category" problem."""
     given = fields.get("category")
     if isinstance(given, str):
-        fields["category"] = next(
-            (c for c in CATEGORIES if c.casefold() == given.casefold()), given
-        )
+        fields["category"] = category_named(given) or given
     elif target is not None:
         fields["category"] = target.category
     elif default:

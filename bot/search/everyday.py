@@ -207,7 +207,7 @@ def judged(
     text, at any cosine, is judged only by its own rule (`SHORT_REST_WORDS`): "short", a short
     question only if it ends with the field it asks in ("what is a checkpoint in zelda");
     `unused`: is a word used by no entry at all (`unknown_word`)."""
-    words = _words(text)
+    words = content_words(text)
     if nearest < NEAR_COSINE or (
         nearest < WORDS_NEAR_COSINE
         and (_everyday_count(words, knows) >= EVERYDAY_WORDS or _unknown_count(words, unused))
@@ -224,7 +224,9 @@ def judged(
 _NEGATIVE_CONTRACTION = re.compile(r"\b\w+n['’]t\b")
 
 
-def _words(text: str) -> list[str]:
+def content_words(text: str) -> list[str]:
+    """`text`'s words of two letters or more that are no STOPWORDS, a negative contraction
+    taken out."""
     from bot.search.fulltext import tokens_of  # numpy: not for a command that needs no search
 
     text = _NEGATIVE_CONTRACTION.sub(" ", text)
@@ -282,7 +284,7 @@ def everyday_sense(
     everyday words: "ppo vs hmo health insurance", "moe in anime". A plain name and a word or
     two of another field, none the glossary's, is judged too (`SHORT_REST_WORDS`)."""
     rest = f"{text[:start]} {text[end:]}"
-    words = _words(rest)
+    words = content_words(rest)
     # "what does moe mean in anime": a question about the name in the field it ends with
     in_field = _ends_in_field(text, words)
     short = (in_field or not is_question(text)) and _short_rest(words, knows)
@@ -353,7 +355,7 @@ def read_in_another_sense(
     name = text[start:end]
     if " " in name or not is_common(name) or first or cosine >= OFF_DOMAIN_COSINE:
         return False
-    return _everyday_count(_words(f"{text[:start]} {text[end:]}"), knows) >= 1
+    return _everyday_count(content_words(f"{text[:start]} {text[end:]}"), knows) >= 1
 
 
 def _ends_in_field(text: str, words: list[str]) -> bool:
@@ -373,7 +375,7 @@ def _short_rest(words: list[str], knows: Callable[[str], bool]) -> bool:
 def everyday_rest(rest: str, knows: Callable[[str], bool]) -> bool:
     """Does `rest` (a text without the name it writes) say words of its own, each common
     English and not the glossary's (`knows`): nothing of the field?"""
-    return _everyday_only(_words(rest), knows)
+    return _everyday_only(content_words(rest), knows)
 
 
 def everyday_object(
@@ -383,14 +385,14 @@ def everyday_object(
     of its own, each common English and not the glossary's (`knows`), or a word no entry uses
     (`unused`) beside no more of the glossary's words (`unknown_word`)? "a model", "weights",
     "text" are the field's."""
-    words = _words(thing)
+    words = content_words(thing)
     return bool(words) and (_everyday_only(words, knows) or unknown_word(words, knows, unused))
 
 
 def plain_rest(rest: str) -> bool:
     """Does `rest` say words of its own, each common English ("how is made", "plant care"),
     none jargon or an acronym ("llm guardrails": "llm" is not)?"""
-    words = _words(rest)
+    words = content_words(rest)
     return bool(words) and all(w.isalpha() and w in common_words() for w in words)
 
 

@@ -57,14 +57,21 @@ def has_other_senses(entry_id: str) -> bool:
     return entry_id in other_senses()
 
 
+def _rest(text: str, start: int, end: int) -> str | None:
+    """`text` without the name at `text[start:end]`, or None where no letter is left ("define
+    kv cache": nothing to read)."""
+    rest = f"{text[:start]} {text[end:]}".strip()
+    return rest if any(c.isalpha() for c in rest) else None
+
+
 def says_enough(text: str, start: int, end: int) -> bool:
     """Does `text` without the name at `text[start:end]` say `REST_WORDS` words of its own?"""
-    rest = f"{text[:start]} {text[end:]}"
-    if not any(c.isalpha() for c in rest):  # a name alone ("define kv cache"): no word to read
+    rest = _rest(text, start, end)
+    if rest is None:
         return False
-    from bot.search.everyday import _words  # numpy: not for a command that needs no search
+    from bot.search.everyday import content_words  # numpy: not for a command that needs no search
 
-    return sum(w.isalpha() for w in _words(rest)) >= REST_WORDS
+    return sum(w.isalpha() for w in content_words(rest)) >= REST_WORDS
 
 
 def read_in_other_sense(
@@ -75,8 +82,8 @@ def read_in_other_sense(
     without the name together lean to one of them over the entry by `SENSE_LEAD`? A rest that
     says nothing ("what is a ?") is no evidence."""
     senses = _sense_vectors(semantic).get(entry_id)
-    rest = f"{text[:start]} {text[end:]}".strip()
-    if senses is None or not any(c.isalpha() for c in rest):
+    rest = _rest(text, start, end)
+    if senses is None or rest is None:
         return False
     texts = semantic.encoder.encode_queries([text, rest])  # one pass
     entry = semantic.entry_cosines(texts)[:, position]
