@@ -7,6 +7,7 @@ separately, but together they cover every entry of the bundled glossary.
 
 from __future__ import annotations
 
+import csv
 import re
 import tomllib
 from pathlib import Path
@@ -166,3 +167,84 @@ def test_the_name_check_catches_a_leak(glossary: Glossary) -> None:
     assert any(
         _contains_phrase(_words("a Key-Value Cache for decoding"), name) for name in _names(entry)
     )
+
+
+# twins77: a phrasing that shares a long run of words with a row of a test file (a relevance row,
+# held out or not, or a probe) lifts that row for the wrong reason: the row finds its own words,
+# not the entry. Eight words in a row is far more than two people describing one thing share by
+# chance (ask76/desc76 lines sharing 10-12 words with test rows were found by hand).
+SEARCH_TESTS_DIR = Path(__file__).resolve().parent.parent / "search"
+SHARED_RUN = 8
+
+
+def _run_words(text: str) -> list[str]:
+    """Lower case, apostrophes dropped ("what's" = "whats"), other punctuation to spaces."""
+    return re.sub(r"[^0-9a-z]+", " ", re.sub(r"['\u2019]", "", text.casefold())).split()
+
+
+def _runs(text: str) -> set[tuple[str, ...]]:
+    words = _run_words(text)
+    return {tuple(words[i : i + SHARED_RUN]) for i in range(len(words) - SHARED_RUN + 1)}
+
+
+def _test_file_queries(tsv: Path) -> list[str]:
+    """Every row's query: the `query` column of a file with a header naming one (the relevance
+    sets), else the second column (the probe files: kind, query, asked, written); comment rows
+    (# ...) skipped."""
+    with tsv.open(encoding="utf-8", newline="") as handle:
+        rows = [row for row in csv.reader(handle, delimiter="\t") if row and row[0][:1] != "#"]
+    column = 1
+    if rows and "query" in rows[0]:
+        column = rows.pop(0).index("query")
+    return [row[column] for row in rows if len(row) > column]
+
+
+@pytest.fixture(scope="module")
+def test_file_runs() -> dict[tuple[str, ...], str]:
+    """Each run of SHARED_RUN words in a test file's query -> the file it is in."""
+    runs: dict[tuple[str, ...], str] = {}
+    for tsv in sorted(SEARCH_TESTS_DIR.glob("*.tsv")):
+        for query in _test_file_queries(tsv):
+            for run in _runs(query):
+                runs.setdefault(run, tsv.name)
+    return runs
+
+
+def _shared(phrasings: list[tuple[str, str]], runs: dict[tuple[str, ...], str]) -> list[str]:
+    # Only the file is named: a held-out row's words are not to be printed.
+    return sorted(
+        f"{entry_id}: {phrasing!r} shares {SHARED_RUN}+ words in a row with a row of {runs[run]}"
+        for entry_id, phrasing in phrasings
+        for run in sorted(_runs(phrasing) & runs.keys())[:1]
+    )
+
+
+def test_there_are_test_rows_to_compare(test_file_runs: dict[tuple[str, ...], str]) -> None:
+    files = set(test_file_runs.values())
+    assert {"relevance.tsv", "relevance_blind.tsv"} <= files, sorted(files)[:5]
+    assert any(name.endswith("_probes.tsv") for name in files)
+
+
+def test_no_phrasing_shares_a_run_of_words_with_a_test_row(
+    asked_as: Tables, test_file_runs: dict[tuple[str, ...], str]
+) -> None:
+    assert _shared(_phrasings(asked_as), test_file_runs) == []
+
+
+def test_the_shared_run_check_catches_a_copied_line(
+    test_file_runs: dict[tuple[str, ...], str],
+) -> None:
+    # Guards the check above against passing vacuously: a probe's query planted as a phrasing,
+    # in another case and punctuation, is caught; eight of its words are, seven are not.
+    query = "what's the technique of showing the model a few worked examples in the prompt?"
+    assert query in _test_file_queries(SEARCH_TESTS_DIR / "offer72_probes.tsv")
+    planted = "What is the Technique of showing the model a few worked-examples"
+    found = _shared([("few-shot-learning", planted)], test_file_runs)
+    assert len(found) == 1
+    assert found[0].startswith(f"few-shot-learning: {planted!r} shares")
+    eight, seven = (
+        "technique of showing the model a few worked",
+        "technique of showing the model a few",
+    )
+    assert _shared([("few-shot-learning", eight)], test_file_runs) != []
+    assert _shared([("few-shot-learning", seven)], test_file_runs) == []
