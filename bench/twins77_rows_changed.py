@@ -1,22 +1,28 @@
-"""Task twins77's what-if: a change to the asked-as phrasings (`data/asked-as/*.toml`): the lines
-sharing a run of 8 words with a test file's row taken out, and lines for the losing side of
-dev30/dev31's near twins and for the probes ask76/desc76 moved, measured on every relevance row
-of every slice: each row searched with main's data (`--before`, default /work/main/data) and
-with this branch's (`--after`, default the bundled data; a copy of the data folder at one commit
-measures one step). A data change cannot be switched off in one
-index, so two indexes are built; rows whose outcome differs are counted, tuning ones printed,
-held-out ones per slice only (bench/step_whatif.py's outcomes).
+"""Task twins77's what-if: changes to the asked-as phrasings (`data/asked-as/*.toml`) measured on
+every relevance row of every slice, step by step. Each `--data` folder (a copy of `data/` at one
+step; the first is main's, default /work/main/data then this branch's bundled data) gets its own
+index and every row is searched in each; rows whose outcome differs between one folder and the
+next are counted: tuning ones printed, held-out ones per slice only (bench/step_whatif.py's
+outcomes, a wrong card with the right entry in its first three offers marked "+3"). Twins77's
+steps: main -> the lines sharing 8 words with a test row taken out -> the lines that moved
+ask76/desc76's probes rewritten and the twins' lines added.
 
-    OPENBLAS_NUM_THREADS=1 python bench/twins77_rows_changed.py [--before DIR] [--after DIR]
-        [--slices dev30,test39]
+The indexes share one encoder, and a query's vector depends on its text alone (to the bit,
+tests/search/test_cost72.py), so each query pass is run once and reused by the other indexes
+(`--memo FILE` keeps them for the next run): the passes are most of a search's time.
+
+    OPENBLAS_NUM_THREADS=1 python bench/twins77_rows_changed.py --data MAIN,STEP1,... \\
+        [--slices dev30,test39] [--memo /tmp/passes.pickle]
 """
 
 from __future__ import annotations
 
 import argparse
+import pickle
 import sys
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -24,6 +30,7 @@ from bench.relevance_report import every_case, shown_row_by_row
 from bench.step_whatif import outcome as card_outcome
 from bot.glossary import bundled_data_dir, load_glossary
 from bot.search import SearchIndex
+from bot.search.semantic.encoder import Encoder
 
 
 def outcome(case, result):  # type: ignore[no-untyped-def]
@@ -35,47 +42,63 @@ def outcome(case, result):  # type: ignore[no-untyped-def]
     return what
 
 
+def remember_passes(memo: dict[Any, Any]) -> None:
+    """Run each distinct query pass of the shared encoder once."""
+    real = Encoder.encode_queries
+
+    def encode_queries(self, texts, max_tokens=None, fit=False, uncut=()):  # type: ignore[no-untyped-def]
+        key = (tuple(texts), max_tokens, fit, tuple(uncut))
+        if key not in memo:
+            args = {} if max_tokens is None else {"max_tokens": max_tokens}
+            memo[key] = real(self, texts, fit=fit, uncut=uncut, **args)
+        return memo[key].copy()
+
+    Encoder.encode_queries = encode_queries  # type: ignore[method-assign]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--before", default="/work/main/data", help="main's data folder")
-    parser.add_argument("--after", default="", help="this branch's data folder (default: bundled)")
+    parser.add_argument(
+        "--data",
+        default=f"/work/main/data,{bundled_data_dir()}",
+        help="data folders, main's first, comma-separated",
+    )
     parser.add_argument("--slices", default="", help="only these slices (default: all)")
+    parser.add_argument("--memo", default="", help="keep the query passes in this file")
     args = parser.parse_args()
     only = set(filter(None, args.slices.split(",")))
-    before = SearchIndex.build(load_glossary([Path(args.before)]))
-    after = SearchIndex.build(
-        load_glossary([Path(args.after) if args.after else bundled_data_dir()])
-    )
+    memo: dict[Any, Any] = {}
+    if args.memo and Path(args.memo).exists():
+        memo.update(pickle.loads(Path(args.memo).read_bytes()))
+    remember_passes(memo)
+    folders = args.data.split(",")
+    indexes = [SearchIndex.build(load_glossary([Path(folder)])) for folder in folders]
     cases = [c for c in every_case() if not only or c.slice in only]
-    print("rows", len(cases), flush=True)
-    changed: Counter[tuple[str, str, str]] = Counter()
+    print("rows", len(cases), "steps", " -> ".join(folders), flush=True)
+    changed: Counter[tuple[int, str, str, str]] = Counter()
     totals: dict[str, Counter[str]] = {}
     for case in cases:
-        plain, ruled = before.search(case.query), after.search(case.query)
-        was, now = outcome(case, plain), outcome(case, ruled)
+        results = [index.search(case.query) for index in indexes]
+        outcomes = [outcome(case, result) for result in results]
         group = "tuning" if shown_row_by_row(case.slice) else "held"
-        for side, what in (("before", was), ("after", now)):
-            totals.setdefault(f"{group} {side}", Counter())[what] += 1
-        if was == now:
-            continue
-        if shown_row_by_row(case.slice):
-            card = ruled.entry.id if ruled.entry else None
-            print(
-                "tuning",
-                case.slice,
-                case.kind,
-                repr(case.query),
-                case.expected,
-                was,
-                "->",
-                now,
-                card,
-            )
-        changed[(case.slice, was, now)] += 1  # held out: per-slice totals only
+        for step, what in enumerate(outcomes):
+            totals.setdefault(f"{group} {step}", Counter())[what] += 1
+        for step in range(1, len(indexes)):
+            was, now = outcomes[step - 1], outcomes[step]
+            if was == now:
+                continue
+            if shown_row_by_row(case.slice):
+                ruled = results[step]
+                card = ruled.entry.id if ruled.entry else None
+                print(f"step {step} tuning", case.slice, case.kind, repr(case.query), end=" ")
+                print(case.expected, was, "->", now, card, flush=True)
+            changed[(step, case.slice, was, now)] += 1  # held out: per-slice totals only
     for key, count in sorted(changed.items()):
-        print(*key, count)
+        print("step", *key, count)
     for name, c in sorted(totals.items()):
         print(name, dict(sorted(c.items())))
+    if args.memo:
+        Path(args.memo).write_bytes(pickle.dumps(memo))
 
 
 if __name__ == "__main__":
