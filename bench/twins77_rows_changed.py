@@ -65,6 +65,9 @@ def main() -> None:
     )
     parser.add_argument("--slices", default="", help="only these slices (default: all)")
     parser.add_argument("--memo", default="", help="keep the query passes in this file")
+    parser.add_argument(
+        "--every", type=int, default=0, help="print the totals so far every N rows (held out first)"
+    )
     args = parser.parse_args()
     only = set(filter(None, args.slices.split(",")))
     memo: dict[Any, Any] = {}
@@ -74,10 +77,17 @@ def main() -> None:
     folders = args.data.split(",")
     indexes = [SearchIndex.build(load_glossary([Path(folder)])) for folder in folders]
     cases = [c for c in every_case() if not only or c.slice in only]
+    if args.every:  # held out first, then the newest tuning slices: a partial run says most
+        newest = ("dev31", "dev30", "calib", "chat-check", "everyday-check")
+        cases.sort(key=lambda c: (shown_row_by_row(c.slice), c.slice not in newest))
     print("rows", len(cases), "steps", " -> ".join(folders), flush=True)
     changed: Counter[tuple[int, str, str, str]] = Counter()
     totals: dict[str, Counter[str]] = {}
-    for case in cases:
+    for done, case in enumerate(cases, 1):
+        if args.every and done % args.every == 0:
+            print("after", done, "rows:", flush=True)
+            for name, c in sorted(totals.items()):
+                print(" ", name, dict(sorted(c.items())), flush=True)
         results = [index.search(case.query) for index in indexes]
         outcomes = [outcome(case, result) for result in results]
         group = "tuning" if shown_row_by_row(case.slice) else "held"
