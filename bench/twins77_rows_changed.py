@@ -65,6 +65,9 @@ def main() -> None:
     )
     parser.add_argument("--slices", default="", help="only these slices (default: all)")
     parser.add_argument("--memo", default="", help="keep the query passes in this file")
+    parser.add_argument("--shard", default="", help="K/N: every Nth row from the Kth (0-based)")
+    parser.add_argument("--held-only", action="store_true", help="held-out rows only")
+    parser.add_argument("--reverse", action="store_true", help="the shard's rows last first")
     parser.add_argument(
         "--every", type=int, default=0, help="print the totals so far every N rows (held out first)"
     )
@@ -76,14 +79,24 @@ def main() -> None:
     remember_passes(memo)
     folders = args.data.split(",")
     indexes = [SearchIndex.build(load_glossary([Path(folder)])) for folder in folders]
-    cases = [c for c in every_case() if not only or c.slice in only]
+    cases = [
+        c
+        for c in every_case()
+        if (not only or c.slice in only) and not (args.held_only and shown_row_by_row(c.slice))
+    ]
     if args.every:  # held out first, then the newest tuning slices: a partial run says most
         newest = ("dev31", "dev30", "calib", "chat-check", "everyday-check")
         cases.sort(key=lambda c: (shown_row_by_row(c.slice), c.slice not in newest))
+    if args.shard:  # each row's outcomes printed (held out: no text), for adding shards up
+        k, n = map(int, args.shard.split("/"))
+        cases = cases[k::n]
+    at = list(range(len(cases)))  # a row's place in its shard, for adding up two directions
+    if args.reverse:
+        cases, at = cases[::-1], at[::-1]
     print("rows", len(cases), "steps", " -> ".join(folders), flush=True)
     changed: Counter[tuple[int, str, str, str]] = Counter()
     totals: dict[str, Counter[str]] = {}
-    for done, case in enumerate(cases, 1):
+    for done, (place, case) in enumerate(zip(at, cases, strict=True), 1):
         if args.every and done % args.every == 0:
             print("after", done, "rows:", flush=True)
             for name, c in sorted(totals.items()):
@@ -91,6 +104,8 @@ def main() -> None:
         results = [index.search(case.query) for index in indexes]
         outcomes = [outcome(case, result) for result in results]
         group = "tuning" if shown_row_by_row(case.slice) else "held"
+        if args.shard:
+            print("row", place, group, case.slice, *outcomes, flush=True)
         for step, what in enumerate(outcomes):
             totals.setdefault(f"{group} {step}", Counter())[what] += 1
         for step in range(1, len(indexes)):
