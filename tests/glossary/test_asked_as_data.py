@@ -171,8 +171,9 @@ def test_the_name_check_catches_a_leak(glossary: Glossary) -> None:
 
 # twins77: a phrasing that shares a long run of words with a row of a test file (a relevance row,
 # held out or not, or a probe) lifts that row for the wrong reason: the row finds its own words,
-# not the entry. Eight words in a row is far more than two people describing one thing share by
-# chance (ask76/desc76 lines sharing 10-12 words with test rows were found by hand).
+# not the entry (ask76/desc76 lines sharing 10-12 words with test rows were found by hand). Rows
+# written blind later do meet older phrasings' words (126 of them, asked_as_written_first.tsv):
+# those are excused, as the row could not have been copied; a phrasing newer than the row is not.
 SEARCH_TESTS_DIR = Path(__file__).resolve().parent.parent / "search"
 SHARED_RUN = 8
 
@@ -225,10 +226,31 @@ def test_there_are_test_rows_to_compare(test_file_runs: dict[tuple[str, ...], st
     assert any(name.endswith("_probes.tsv") for name in files)
 
 
+WRITTEN_FIRST = Path(__file__).resolve().parent / "asked_as_written_first.tsv"
+
+
+def _written_first() -> set[tuple[str, str]]:
+    """(entry id, phrasing) of the lines committed before the rows they share words with."""
+    with WRITTEN_FIRST.open(encoding="utf-8", newline="") as handle:
+        rows = [row for row in csv.reader(handle, delimiter="\t") if row and row[0][:1] != "#"]
+    assert rows.pop(0) == ["entry", "phrasing"]
+    return {(entry_id, phrasing) for entry_id, phrasing in rows}
+
+
 def test_no_phrasing_shares_a_run_of_words_with_a_test_row(
     asked_as: Tables, test_file_runs: dict[tuple[str, ...], str]
 ) -> None:
-    assert _shared(_phrasings(asked_as), test_file_runs) == []
+    excused = _written_first()
+    assert _shared([p for p in _phrasings(asked_as) if p not in excused], test_file_runs) == []
+
+
+def test_each_excused_phrasing_is_in_the_data_and_still_shares_a_run(
+    asked_as: Tables, test_file_runs: dict[tuple[str, ...], str]
+) -> None:
+    # a stale line in the list would excuse a later copy of the same words
+    excused = _written_first()
+    assert excused - set(_phrasings(asked_as)) == set()
+    assert len(_shared(sorted(excused), test_file_runs)) == len(excused)
 
 
 def test_the_shared_run_check_catches_a_copied_line(
