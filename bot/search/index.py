@@ -170,7 +170,7 @@ from bot.search.ranking import (
     keep_strongest,
 )
 from bot.search.results import Choice, SearchResult, Strategy, Suggestion, TermMention
-from bot.search.senses import has_other_senses, read_in_other_sense, says_enough
+from bot.search.senses import denies_a_sense, lead_needed, read_in_other_sense, rest_words
 from bot.search.server_aliases import NO_ALIASES, ServerAliases, search_keys
 from bot.search.terms import ALL_WORDS, Found, find_mentions
 
@@ -579,36 +579,44 @@ class SearchIndex:
         return card
 
     def _other_sense_offered(self, result: SearchResult) -> SearchResult:
-        """A card for a bundled entry whose name the text writes and no other entry's, where the
-        text and the text without the name (`REST_WORDS` words of its own, no "not") lean to
-        one of the entry's other senses (`other_senses.toml`: a
-        transformer on a power pole, a llama beside an alpaca, the attention line on a letter)
-        rather than to the entry (`senses.read_in_other_sense`), becomes an offer of it: the
-        last card decision, so whatever rule made the card, the word's sense is read once
-        (task offfield76)."""
+        """A card for an entry with other senses (`Entry.other_senses`: the glossary's
+        `other-senses/*.toml`, or a server term's own) whose name the text writes and no other
+        entry's, where the text and the text without the name (`REST_WORDS` words of its own,
+        or one at the higher `ONE_WORD_LEAD`; no "not" setting a thing aside) lean to one of
+        those senses (a transformer on a power pole, a llama beside an
+        alpaca, a game server's raid Tank asked of as an army tank) rather than to the entry
+        (`senses.read_in_other_sense`), becomes an offer of it: the last card decision, so
+        whatever rule made the card, the word's sense is read once (tasks offfield76, senses77)."""
         if result.entry is None or result.strategy is None:
             return result
-        if not has_other_senses(result.entry.id):
+        senses = result.entry.other_senses
+        if not senses:
             return result
         entry = self.positions.get(result.entry.id)
-        if entry is None or self._is_server_term(entry):
+        if entry is None:
             return result
         text = result.normalized_query
         found = self._names_in(text)
         name = next((f for f in found if f.entry == entry), None)
         # another entry named is the field's ("we serve llama with vllm. what is a kv cache"); a
         # sense written only to be denied asks the entry ("python, the language not the snake")
-        if name is None or any(f.entry != entry for f in found) or "not" in text.split():
+        if name is None or any(f.entry != entry for f in found) or denies_a_sense(text):
             return result
-        if not says_enough(text, name.start, name.end):
+        bar = lead_needed(rest_words(text, name.start, name.end))
+        if bar is None:
             return result
         # the meaning stage last: a name alone ("define kv cache") builds no other stage
         semantic = self.semantic
         if semantic is None or not read_in_other_sense(
-            semantic, result.entry.id, entry, text, name.start, name.end
+            semantic, senses, entry, text, name.start, name.end, self._every_sense, bar
         ):
             return result
         return _card_offered(result, result.entry, result.strategy)
+
+    def _every_sense(self) -> Iterable[tuple[str, ...]]:
+        """Each entry's other senses that has any (embedded together, the first time one is
+        read)."""
+        return (e.other_senses for e in self.entries if e.other_senses)
 
     def _asked_later_carded(
         self, result: SearchResult, text: str, overlay: Aliases

@@ -659,6 +659,18 @@ async def write_terms(
 
 
 CATEGORY_CHOICES = [app_commands.Choice(name=c, value=c) for c in CATEGORIES]
+# `/term add|edit`'s other senses: an option, not the form's, whose five inputs are all taken
+# (Discord's most): what the term's name means elsewhere, which `/define` then gives no card.
+SENSES_HELP = "What its name means elsewhere, ; between (e.g. an army tank; a fish tank)"
+SENSES_EDIT_HELP = "New other senses, ; between (e.g. an army tank; a fish tank); - for none"
+NO_SENSES = "-"  # `/term edit`'s other senses: none (an option left out keeps the term's)
+
+
+def senses_given(option: str | None) -> str | None:
+    """`/term add|edit`'s other senses as typed; "-" (`NO_SENSES`) for none."""
+    return None if option is None or option.strip() == NO_SENSES else option
+
+
 # Each command's limit (as `/alias`'s): a use refused, nothing written or exported (a file
 # refused, no such term, at the cap, the database away), is given back. A form's own save
 # takes none: the use that opened it pays for it, through every Edit again. `/term review`'s
@@ -686,6 +698,7 @@ class TermCog(
         category="The term's category (a term that words a bundled one takes its category)",
         acronym="Its acronym, if it has one (e.g. RAG)",
         summary="One line for lists and autocomplete",
+        other_senses=SENSES_HELP,
     )
     @app_commands.choices(category=CATEGORY_CHOICES)
     @ADD_LIMIT.check()
@@ -695,8 +708,16 @@ class TermCog(
         category: str | None = None,
         acronym: app_commands.Range[str, 1, limits.TERM_ACRONYM_OPTION] | None = None,
         summary: app_commands.Range[str, 1, limits.TERM_SUMMARY_OPTION] | None = None,
+        other_senses: app_commands.Range[str, 1, limits.TERM_SENSES_OPTION] | None = None,
     ) -> None:
-        typed = TermDraft("", "", category=category, acronym=acronym, summary=summary)
+        typed = TermDraft(
+            "",
+            "",
+            category=category,
+            acronym=acronym,
+            summary=summary,
+            other_senses=senses_given(other_senses) or "",
+        )
         scope = interaction.guild_id or 0
         if await at_term_cap(interaction, scope):
             return
@@ -708,6 +729,7 @@ class TermCog(
         category="A new category",
         acronym="A new acronym",
         summary="A new one-line summary",
+        other_senses=SENSES_EDIT_HELP,
     )
     @app_commands.choices(category=CATEGORY_CHOICES)
     @EDIT_LIMIT.check()
@@ -718,6 +740,7 @@ class TermCog(
         category: str | None = None,
         acronym: app_commands.Range[str, 1, limits.TERM_ACRONYM_OPTION] | None = None,
         summary: app_commands.Range[str, 1, limits.TERM_SUMMARY_OPTION] | None = None,
+        other_senses: app_commands.Range[str, 1, limits.TERM_SENSES_OPTION] | None = None,
     ) -> None:
         scope = interaction.guild_id or 0
         local = await self.state.servers.local(scope)
@@ -730,6 +753,9 @@ class TermCog(
             category=category or typed.category,
             acronym=acronym or typed.acronym,
             summary=summary or typed.summary,
+            other_senses=(
+                typed.other_senses if other_senses is None else senses_given(other_senses) or ""
+            ),
         )
         draft = Draft(interaction.user.id, scope, typed, editing=found.id, revision=found.revision)
         await open_modal(interaction, draft)

@@ -52,6 +52,9 @@ class ImportedEntry(CuratedEntry):
     # A file written by hand with what the form asks has no ids: each is then a slug of its
     # title, as the form gives one (a Markdown heading's is made so too).
     id: str = ""
+    # A server term's other senses (`ServerTerm.other_senses`); the glossary's own entries
+    # have theirs in other-senses/*.toml.
+    other_senses: list[str] = field(default_factory=list)
 
 
 class Overlay(Record):

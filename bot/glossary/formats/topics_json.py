@@ -34,6 +34,9 @@ class Topic(Record):
     match_terms: list[str] = field(default_factory=list, alias="matchTerms")
     not_in: list[str] = field(default_factory=list, alias="notIn")
     reference: str | None = None
+    # A server term's other senses, in a file of terms (`ServerTerm.other_senses`); the
+    # glossary's own entries have theirs in other-senses/*.toml (merge refuses them here).
+    other_senses: list[str] = field(default_factory=list, alias="otherSenses")
 
 
 class TopicsHeader(Record):
