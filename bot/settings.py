@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import codecs
 import difflib
+import logging
 import os
 import re
 from collections.abc import Mapping
@@ -318,8 +319,30 @@ class UnpaddedDotEnv(DotEnvSettingsSource):
     default. Only spaces: unset, so the file beneath (or the default) applies."""
 
     def _read_env_file(self, file_path: Path) -> Mapping[str, str | None]:
+        _refuse_unreadable_lines(file_path, self.env_file_encoding)
         read = super()._read_env_file(file_path)
         return _set_only({k: v.strip() if v is not None else v for k, v in read.items()})
+
+
+_SETTING_LINE = re.compile(r"\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=")
+
+
+def _refuse_unreadable_lines(file_path: Path, encoding: str | None) -> None:
+    """SettingsError naming a setting whose line in an env file python-dotenv cannot read (a
+    quote that does not close, words after the closing one): dotenv drops the line, logging
+    only its number, so `DISCORD_TOKEN="abc` was "DISCORD_TOKEN is not set" and a LOG_LEVEL so
+    written the default, without a word (outsider77). Said as the same value given through the
+    environment is (`_unquoted`). Other names' lines are left to dotenv's warning."""
+    from dotenv.parser import parse_stream
+
+    with Path(file_path).open(encoding=encoding) as stream:
+        for binding in parse_stream(stream):
+            named = _SETTING_LINE.match(binding.original.string) if binding.error else None
+            if named and _setting_name(named[1]) in Settings.model_fields:
+                where = f"line {binding.original.line} of {file_path}"
+                raise SettingsError(
+                    f"bad setting: {named[1].upper()} ({where}) is not read: {_NOT_READ}"
+                )
 
 
 def _set_only(values: Mapping[str, T]) -> dict[str, T]:
@@ -402,6 +425,12 @@ _AFTER_QUOTE = re.compile(r"(\s*#.*)?\s*", re.DOTALL)
 _COMMENT = re.compile(r"\s+#.*", re.DOTALL)
 
 
+_NOT_READ = (
+    "its quote does not close, or words follow the closing one (.env drops such a line): quote"
+    " the whole value, and only a # comment after it"
+)
+
+
 class NotReadable(ValueError):
     """A value `.env` cannot read: python-dotenv drops such a line."""
 
@@ -414,10 +443,7 @@ def _as_dotenv_reads(value: str) -> tuple[str, str]:
         quoted = _QUOTED[quote].match(value, len(value) - len(value.lstrip()))
         after = _AFTER_QUOTE.fullmatch(value, quoted.end()) if quoted else None
         if not (quoted and after):
-            raise NotReadable(
-                "its quote does not close, or words follow the closing one (.env drops such a"
-                " line): quote the whole value, and only a # comment after it"
-            )
+            raise NotReadable(_NOT_READ)
         decoded = _ESCAPES[quote].sub(_decoded, quoted[1])
         return decoded.strip(), (after[1] or "").strip()
     comment = _COMMENT.search(value)
@@ -460,12 +486,24 @@ def comments_read_off() -> list[str]:
 
 def load_settings() -> Settings:
     """The settings, or SettingsError saying in one line which setting is wrong and what it takes."""
+    dotenv_log = logging.getLogger("dotenv.main")
+    dotenv_log.addFilter(_unparsed_line)
     try:
         return Settings()
     except ValidationError as exc:
         raise SettingsError(describe(exc)) from None
     except (OSError, UnicodeDecodeError) as exc:
         raise SettingsError(f"cannot read the .env file: {exc}") from None
+    finally:
+        dotenv_log.removeFilter(_unparsed_line)
+
+
+def _unparsed_line(record: logging.LogRecord) -> bool:
+    """python-dotenv's "could not parse statement starting at line N", dropped while the
+    settings are read: pydantic-settings reads `.env` once more than the bot does, so it was said
+    twice before logging was set up; a setting's line is said by `_refuse_unreadable_lines`,
+    naming it, and another name's by `run`'s check of the names in `.env` (`unknown_settings`)."""
+    return not record.getMessage().startswith("python-dotenv could not parse")
 
 
 def describe(exc: ValidationError) -> str:

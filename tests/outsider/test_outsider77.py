@@ -40,3 +40,37 @@ def test_a_failure_said_into_a_gone_pipe_keeps_its_status(
     head`'s, which is no error. Its own status now; `export | head` still 0."""
     (tmp_path / "bad.toml").write_text("[[entries]]\nid = 'x'\n", encoding="utf-8")
     assert _into_a_closed_pipe(arguments, tmp_path).returncode == status
+
+
+@pytest.mark.parametrize(
+    ("line", "name"),
+    [
+        ('DISCORD_TOKEN="fake-bot-token', "DISCORD_TOKEN"),
+        ("LOG_LEVEL='INFO", "LOG_LEVEL"),
+        ('export DATABASE_PATH="data/bot.db" # where', None),
+        ('DATABASE_PATH="data/bot.db" the file', "DATABASE_PATH"),
+    ],
+    ids=["token quote open", "single quote open", "fine", "words after the quote"],
+)
+def test_a_dotenv_line_it_cannot_read_is_named(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, line: str, name: str | None
+) -> None:
+    """A `.env` line whose quote does not close was dropped by python-dotenv, which logged only
+    "could not parse statement starting at line 3" (twice, before logging was set up), and the
+    bot then said "DISCORD_TOKEN is not set: put it ... in .env", where it was; a LOG_LEVEL so
+    written was the default without a word. Now one line naming the setting and its line, as
+    the same value given through the environment (`--env-file`) already was."""
+    from bot.settings import Settings, SettingsError, load_settings
+
+    monkeypatch.chdir(tmp_path)
+    for field in Settings.model_fields:
+        monkeypatch.delenv(field.upper(), raising=False)
+    (tmp_path / ".env").write_text(f"# settings\nCOOLDOWN_USES=5\n{line}\n", "utf-8")
+    if name is None:
+        assert load_settings().database_path == Path("data/bot.db")
+        return
+    with pytest.raises(SettingsError) as refused:
+        load_settings()
+    said = str(refused.value)
+    assert said.startswith(f"bad setting: {name} (line 3 of .env) is not read: its quote")
+    assert "fake-bot-token" not in said
