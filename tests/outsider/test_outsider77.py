@@ -8,6 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from bot.discord_app.app import GlossaryBot
+from bot.storage import Store
+
+from .conftest import Scene
 from .test_product71 import _run
 
 
@@ -74,3 +78,34 @@ def test_a_dotenv_line_it_cannot_read_is_named(
     said = str(refused.value)
     assert said.startswith(f"bad setting: {name} (line 3 of .env) is not read: its quote")
     assert "fake-bot-token" not in said
+
+
+@pytest.mark.parametrize(
+    ("definition", "why"),
+    [
+        ("Ping @everyone when the zorb engine stalls.", "cannot contain mentions"),
+        ("Ask <@&42> about the zorb engine first.", "cannot contain mentions"),
+        ("Our in-house\u200b engine, pasted from the wiki.", "cannot contain control, invisible"),
+        ("Our \u202eenigne\u202c in-house engine.", "cannot contain control, invisible"),
+        ("Ships again at <t:1700000000:R>, ask then.", "cannot contain Discord markup"),
+    ],
+    ids=["everyone", "role", "zero width", "rtl", "timestamp"],
+)
+async def test_a_suggestion_whose_words_no_term_may_hold_is_refused_as_sent(
+    scene: Scene, bot: GlossaryBot, store: Store, definition: str, why: str
+) -> None:
+    """alice's `/suggest` with what it means holding a mention, Discord markup or invisible
+    characters was queued; the moderator's **Accept…** form then refused to save it
+    ("Definition: definition cannot contain control, invisible or direction characters"): a
+    zero-width space pasted from a web page, which neither of them can see in the form. Refused
+    as sent now, as a name no term may have is, the member's words given back without them."""
+    fake = scene.fake
+    opened = await fake.slash(
+        scene.alice, "suggest", {"term": "Zorb Engine"}, channel=scene.channel
+    )
+    assert (await opened.response())["type"] == 9
+    sent = await fake.submit_modal(scene.alice, opened, {"definition": definition})
+    said = str((await sent.final_message())["content"])
+    assert f"What it means {why}" in said, said
+    assert "Nothing was queued" in said, said
+    assert await store.open_suggestions(scene.guild.id) == []

@@ -63,6 +63,7 @@ from bot.discord_app.term_drafts import Draft, DraftUnread
 from bot.glossary.keys import compact
 from bot.glossary.lookalikes import glossary_name_alike, same_name
 from bot.glossary.models import Entry
+from bot.glossary.name_rules import text_refusal
 from bot.glossary.server_terms import ServerTerm, TermDraft, home_of
 from bot.search.local import LocalGlossary
 from bot.search.query import read_alone
@@ -371,6 +372,10 @@ class SuggestCog(ServerOnly, commands.Cog):
         refusal = name_refused(title)
         if refusal is not None:  # no moderator could accept it: say so now, not after review
             await reply(interaction, refusal)
+            return
+        refusal = text_refusal(definition, "What it means")
+        if refusal is not None:  # nor save it as its definition (a zero-width space unseen)
+            await _give_back(interaction, f"{refusal} Nothing was queued; what you typed:", values)
             return
         title = suggested_title(title)  # "# Quux" is queued as "Quux"
         store = self.state.store
