@@ -85,20 +85,17 @@ def test_a_dotenv_line_it_cannot_read_is_named(
     [
         ("Ping @everyone when the zorb engine stalls.", "cannot contain mentions"),
         ("Ask <@&42> about the zorb engine first.", "cannot contain mentions"),
-        ("Our in-house\u200b engine, pasted from the wiki.", "cannot contain control, invisible"),
-        ("Our \u202eenigne\u202c in-house engine.", "cannot contain control, invisible"),
         ("Ships again at <t:1700000000:R>, ask then.", "cannot contain Discord markup"),
     ],
-    ids=["everyone", "role", "zero width", "rtl", "timestamp"],
+    ids=["everyone", "role", "timestamp"],
 )
 async def test_a_suggestion_whose_words_no_term_may_hold_is_refused_as_sent(
     scene: Scene, bot: GlossaryBot, store: Store, definition: str, why: str
 ) -> None:
-    """alice's `/suggest` with what it means holding a mention, Discord markup or invisible
-    characters was queued; the moderator's **Accept…** form then refused to save it
-    ("Definition: definition cannot contain control, invisible or direction characters"): a
-    zero-width space pasted from a web page, which neither of them can see in the form. Refused
-    as sent now, as a name no term may have is, the member's words given back without them."""
+    """alice's `/suggest` with what it means holding a mention or Discord markup was queued;
+    the moderator's **Accept…** form then refused to save it ("Definition: definition cannot
+    contain mentions (or look like @everyone, @here)"), leaving the moderator to rewrite the
+    member's words. Refused as sent now, as a name no term may have is, the words given back."""
     fake = scene.fake
     opened = await fake.slash(
         scene.alice, "suggest", {"term": "Zorb Engine"}, channel=scene.channel
@@ -109,3 +106,21 @@ async def test_a_suggestion_whose_words_no_term_may_hold_is_refused_as_sent(
     assert f"What it means {why}" in said, said
     assert "Nothing was queued" in said, said
     assert await store.open_suggestions(scene.guild.id) == []
+
+
+async def test_a_suggestion_with_characters_that_show_nothing_is_queued_and_accepted(
+    scene: Scene, bot: GlossaryBot, store: Store
+) -> None:
+    """Held: what shows nothing (a zero-width space pasted from a web page, a direction mark)
+    is no reason to refuse the member: queued as written (Accept…'s form is filled without it,
+    which `/term review`'s Accept… does, so it saves)."""
+    fake = scene.fake
+    opened = await fake.slash(
+        scene.alice, "suggest", {"term": "Zorb Engine"}, channel=scene.channel
+    )
+    await opened.response()
+    definition = "Our in-house\u200b engine, \u202eenigne\u202c pasted from the wiki."
+    sent = await fake.submit_modal(scene.alice, opened, {"definition": definition})
+    assert str((await sent.final_message())["content"]).startswith("Thanks!")
+    [waiting] = await store.open_suggestions(scene.guild.id)
+    assert waiting.definition == definition
