@@ -124,3 +124,32 @@ async def test_a_suggestion_with_characters_that_show_nothing_is_queued_and_acce
     assert str((await sent.final_message())["content"]).startswith("Thanks!")
     [waiting] = await store.open_suggestions(scene.guild.id)
     assert waiting.definition == definition
+
+
+@pytest.mark.parametrize(
+    ("arguments", "piped", "said"),
+    [
+        (["aliases", "import", "-"], b"\x89PNG\r\n\x1a\n\x00\x00", "cannot read standard input: "),
+        (["aliases", "import", "-"], b'[{"guild_id": 1', "cannot read standard input: not JSON"),
+        (["aliases", "import", "-"], b'{"guild_id": 1}', "standard input: expected a JSON list"),
+        (["terms", "import", "-", "--guild", "1"], b"x" * (5 << 20), "standard input is too big"),
+    ],
+    ids=["aliases binary", "aliases not json", "aliases not a list", "terms too big"],
+)
+def test_a_file_piped_in_is_named_standard_input(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    arguments: list[str],
+    piped: bytes,
+    said: str,
+) -> None:
+    """`aliases import -` and `terms import -` named what was piped in "-": "glossary-bot:
+    error: cannot read -: this is a binary file", "- is too big". Said "standard input"."""
+    import io
+
+    from bot.cli import main
+
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(piped)))
+    assert main([*arguments, "--db", str(tmp_path / "a.db")]) == 1
+    assert capsys.readouterr().err.startswith(f"glossary-bot: error: {said}")
