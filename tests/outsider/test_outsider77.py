@@ -153,3 +153,47 @@ def test_a_file_piped_in_is_named_standard_input(
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(piped)))
     assert main([*arguments, "--db", str(tmp_path / "a.db")]) == 1
     assert capsys.readouterr().err.startswith(f"glossary-bot: error: {said}")
+
+
+async def test_a_database_that_stays_read_only_says_its_reopening_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The container restarted with its /data made read-only (`chmod 555` the folder, `444`
+    the file): one ERROR "cannot write the database …: the database is read-only", health red,
+    and then "reopened the database connection to /data/glossary-bot.db" at INFO every 10 s
+    for as long as it lasted (each heartbeat's write reopens it, and fails as before): a log
+    whose tail read as recovered. Said once a failure (at DEBUG after), until writes work."""
+    import logging
+    import sqlite3
+
+    from bot.storage import StorageError
+    from bot.storage.sqlite import channel as channels
+
+    path = tmp_path / "g.db"
+    sqlite3.connect(path).execute("CREATE TABLE t (x INTEGER)").connection.close()
+    writable = [False]
+    opened = channels.connect
+
+    async def connect(path: str, *, busy_timeout: float, query_only: bool) -> object:
+        # The file as a read-only folder leaves it: each new connection cannot write it.
+        return await opened(path, busy_timeout=busy_timeout, query_only=not writable[0])
+
+    monkeypatch.setattr(channels, "connect", connect)
+
+    async def insert(conn: object) -> None:
+        await conn.execute("INSERT INTO t VALUES (1)")  # type: ignore[attr-defined]
+
+    channel = await channels.Channel.open(str(path), busy_timeout=1, query_only=False, conn=None)
+    caplog.set_level(logging.INFO, logger=channels.__name__)
+    try:
+        for _ in range(5):
+            with pytest.raises(StorageError):
+                await channel.run(insert, write=True)
+        said = [r.getMessage() for r in caplog.records if r.levelno >= logging.INFO]
+        assert sum("reopened the database connection" in line for line in said) <= 1, said
+        assert sum("cannot write the database" in line for line in said) == 1, said
+        writable[0] = True
+        await channel.run(insert, write=True)
+        assert any("takes writes again" in r.getMessage() for r in caplog.records)
+    finally:
+        await channel.close()

@@ -155,6 +155,9 @@ class Channel:
         self._closed = False
         self._lock = asyncio.Lock()
         self._failing = OncePerReason()  # why writes fail
+        # Why writes failed when "reopened" was last said: a file that stays read-only is
+        # reopened at every write (each heartbeat's), said once until writes work again.
+        self._reopened_while: str | None = None
         # The failing write lacked room (a full disk): a write that needs none, the health
         # check's, passes and proves nothing of it (`_run`).
         self._lacks_room = False
@@ -239,6 +242,7 @@ class Channel:
                 raise StorageUnavailable(self._failing.reason)
             if write and self._failing.ended():
                 self._lacks_room = False
+                self._reopened_while = None
                 log.info("the database %s takes writes again", self._path)
             if on_commit is not None:
                 on_commit(result)
@@ -293,7 +297,14 @@ class Channel:
         if stale is not None:
             # Only a connection that met the error is news: one the backend let go of (a file
             # put at the path, or one it cannot use tried each write) is said by the backend.
-            log.info("reopened the database connection to %s", self._path)
+            failing = self._failing.reason
+            again = failing is not None and failing == self._reopened_while
+            log.log(
+                logging.DEBUG if again else logging.INFO,
+                "reopened the database connection to %s",
+                self._path,
+            )
+            self._reopened_while = failing
         return self._conn
 
     @contextlib.asynccontextmanager
