@@ -197,3 +197,38 @@ async def test_a_database_that_stays_read_only_says_its_reopening_once(
         assert any("takes writes again" in r.getMessage() for r in caplog.records)
     finally:
         await channel.close()
+
+
+async def test_two_moderators_editing_one_term_at_once(
+    scene: Scene, bot: GlossaryBot, store: Store
+) -> None:
+    """T1 (held): mo and the owner open `/term edit Zorblax` at once; the owner saves first;
+    mo's save is told someone else saved it and keeps mo's text; its Edit again then saves mo's
+    words over the owner's on purpose."""
+    from tests.discord_app.helpers import buttons
+    from tests.discord_app.term_commands import TERM, add_term, open_edit, submit
+
+    fake = scene.fake
+    assert (await add_term(scene))["content"].startswith("Added **Zorblax**")
+    mine = await open_edit(scene, scene.moderator, "Zorblax")
+    theirs = await open_edit(scene, scene.owner, "Zorblax")
+    owner_text = {**TERM, "definition": "The owner's words for the nightly rerank job."}
+    said = await submit(scene, scene.owner, theirs, owner_text)
+    saved_line = "Saved **Zorblax** in this server's glossary: `/define Zorblax`."
+    assert said["content"] == saved_line, said
+    mo_text = {**TERM, "definition": "Mo's words for the nightly rerank job."}
+    told = await submit(scene, scene.moderator, mine, mo_text)
+    assert "someone else changed this term while you edited it" in told["content"], told
+    assert "Edit again" in buttons(told), told
+    assert await _definitions(store, scene) == [owner_text["definition"]]
+    again = await fake.click(scene.moderator, told, buttons(told)["Edit again"])
+    assert (await again.response())["type"] == 9
+    saved = await submit(scene, scene.moderator, again, {})
+    assert saved["content"] == saved_line, saved
+    assert await _definitions(store, scene) == [mo_text["definition"]]
+
+
+async def _definitions(store: Store, scene: Scene) -> list[str]:
+    import json
+
+    return [json.loads(term.body)["definition"] for term in await store.terms(scene.guild.id)]
