@@ -232,3 +232,33 @@ async def _definitions(store: Store, scene: Scene) -> list[str]:
     import json
 
     return [json.loads(term.body)["definition"] for term in await store.terms(scene.guild.id)]
+
+
+def test_a_read_only_database_file_says_which_user_cannot_write_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The container (user 10001) started on a /data whose file is `chmod 444`: the log and
+    `health` said only "the database is read-only", where a file the bot cannot create says
+    which folder and which user. Now the file and the user, so the operator knows to chown or
+    chmod it (os.access as that user: root writes anything, so it is stood in for here)."""
+    import sqlite3
+
+    from bot.storage.sqlite import errors
+
+    path = tmp_path / "g.db"
+    path.write_bytes(b"")
+    readonly = sqlite3.OperationalError("attempt to write a readonly database")
+    readonly.sqlite_errorcode = sqlite3.SQLITE_READONLY  # type: ignore[attr-defined]
+    readonly.sqlite_errorname = "SQLITE_READONLY"  # type: ignore[attr-defined]
+    writable = os.access
+    monkeypatch.setattr(
+        errors.os,
+        "access",
+        lambda p, mode: (mode & os.W_OK == 0) and writable(p, mode),
+    )
+    said = str(errors.as_storage_error(readonly, str(path)))
+    assert said == (
+        f"the database is read-only: the file {path} is not writable by this process "
+        f"(user {os.getuid()})"
+    )
+    assert str(errors.as_storage_error(readonly)) == "the database is read-only"
