@@ -262,3 +262,39 @@ def test_a_read_only_database_file_says_which_user_cannot_write_it(
         f"(user {os.getuid()})"
     )
     assert str(errors.as_storage_error(readonly)) == "the database is read-only"
+
+
+@pytest.mark.parametrize(
+    ("definition", "said"),
+    [
+        (
+            "The Zorb Engine is our in\u200bhouse engine, and a long text goes on after it.",
+            "(U+200B ZERO WIDTH SPACE, after “in”)",
+        ),
+        ("\u202eThe Zorb Engine, turned around.", "(U+202E RIGHT-TO-LEFT OVERRIDE, first)"),
+        ("The Zorb Engine.\x07", "(U+0007 a control character, after “Engine”)"),
+    ],
+    ids=["zero width", "override first", "bell"],
+)
+def test_an_invisible_character_in_a_file_is_named_and_placed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], definition: str, said: str
+) -> None:
+    """A definition pasted from a web page into a hand-edited export held a zero-width space:
+    `terms import` (and /term import, the form) said "Definition: definition cannot contain
+    control, invisible or direction characters.", naming the entry's first line, not which
+    character nor where in 4,000 characters a person cannot see it. Now which, and after what."""
+    import json
+
+    from bot.cli import main
+
+    path = tmp_path / "terms.toml"
+    body = {"id": "zorb-engine", "title": "Zorb Engine", "category": "Fundamentals"}
+    lines = [f"{key} = {json.dumps(value)}" for key, value in body.items()]
+    lines.append(f"definition = {json.dumps(definition)}")
+    path.write_text("[[entries]]\n" + "\n".join(lines) + "\n", encoding="utf-8")
+    assert main(["terms", "import", str(path), "--guild", "1", "--db", str(tmp_path / "a.db")]) == 1
+    err = capsys.readouterr().err
+    assert (
+        f"Definition: definition cannot contain control, invisible or direction characters {said}."
+        in err
+    ), err
