@@ -146,8 +146,8 @@ async def _added(
             key, stored_text = check_alias(text, entry.id, current.index, current.aliases)
         except AliasRejected as exc:  # it quotes what was typed: shown so
             return shown_as_typed(str(exc)), False
-        except StorageError:
-            return await write_failed(state), False
+        except StorageError as exc:
+            return await write_failed(state, exc), False
         except IndexingFailed:  # logged, with its traceback, where it failed
             return NOT_CHECKED, False
         if state.store is None:
@@ -175,8 +175,8 @@ async def _added(
                 own_term=entry.id not in state.glossary,  # a server's own term, not bundled
                 terms_version=terms_version,
             )
-        except StorageError:
-            return await write_failed(state), False
+        except StorageError as exc:
+            return await write_failed(state, exc), False
         await state.servers.reload(scope)
     shown = echo_quoted(stored_text)  # as the moderator typed it, not as search folds it (`key`)
     if result.status is AddAliasStatus.REFUSED:
@@ -460,8 +460,8 @@ class AliasCog(
         async def removal() -> tuple[str, bool]:
             try:
                 removed = await store.remove_alias(scope, normalize(alias), interaction.user.id)
-            except StorageError:
-                return await write_failed(state), False
+            except StorageError as exc:
+                return await write_failed(state, exc), False
             await state.servers.reload(scope)
             if removed is None:
                 return await _no_such_alias(store, scope, alias), False

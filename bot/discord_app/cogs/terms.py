@@ -463,8 +463,8 @@ class DecideButton(
             found = await store.suggestion(scope, self.suggestion_id)
             if found is not None and found.status == "open":
                 capped = await at_term_cap(interaction, scope, " The suggestion stays open.")
-        except StorageError:
-            await refuse(interaction, await write_failed(state))
+        except StorageError as exc:
+            await refuse(interaction, await write_failed(state, exc))
             return
         if found is None or found.status != "open":
             how = found.status if found is not None else "decided"
@@ -652,8 +652,8 @@ async def write_terms(
 
     try:
         answer = await change_terms(state.store, scope, noted, interaction.user.id, draft=draft)
-    except StorageError:
-        return await write_failed(state), False
+    except StorageError as exc:
+        return await write_failed(state, exc), False
     await state.servers.reload(scope)
     return answer, planned == [True]
 
@@ -845,8 +845,8 @@ class TermCog(
                 cap = await server_import_cap(
                     state.store, interaction.guild_id or 0, state.term_caps
                 )
-            except StorageError:
-                await refuse(interaction, await write_failed(state))
+            except StorageError as exc:
+                await refuse(interaction, await write_failed(state, exc))
                 return
             refusal = too_big(name, file.size, cap)
         if refusal:  # still said before a byte is downloaded
@@ -873,8 +873,8 @@ class TermCog(
                     dry_run=dry_run,
                     default_category=category,
                 )
-            except StorageError:
-                return await write_failed(state), False
+            except StorageError as exc:
+                return await write_failed(state, exc), False
             accepted = ""
             if outcome.applied:
                 await state.servers.reload(interaction.guild_id or 0)
