@@ -44,6 +44,9 @@ LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 # The most shards a bot may have: at Discord's 1,000 servers a shard, far more servers than Discord
 # has. A bigger SHARD_COUNT is a typo, and would have this process open that many connections.
 MAX_SHARD_COUNT = 100_000
+# Seconds a moderator's change waits for the database (WRITE_WAIT): a healthy one answers in
+# milliseconds, a SQLite file another process holds within its busy timeout (5 s).
+WRITE_WAIT = 10.0
 # Defaults an installation may set (the container image does), beneath `.env` and the environment.
 INSTALLATION_DEFAULTS = "/etc/glossary-bot/defaults.env"
 T = TypeVar("T")
@@ -77,6 +80,7 @@ ACCEPTS = {
     "identify_window": "a number of seconds above 0, at most 60 (Discord's window is 5)",
     "database_wait": "a number of seconds from 0 (no wait) to 600",
     "claim_wait": "a number of seconds from 0 (no wait) to 600",
+    "write_wait": "a number of seconds above 0, at most 600",
     "heartbeat_interval": f"a number of seconds from {MIN_INTERVAL:g} to {MAX_INTERVAL:g} (a third "
     f"of health's {MAX_AGE:g})",
 }
@@ -162,6 +166,9 @@ class Settings(BaseSettings):
     # How long a PostgreSQL that is not up yet at start (refused, its name not found, starting)
     # is tried again before the bot serves without it: after a reboot it may start first.
     database_wait: float = Field(default=60.0, ge=0, le=600, allow_inf_nan=False)
+    # How long a moderator's change (an alias, a term, a suggestion's decision) waits for the
+    # database before being told nothing was changed: a database that hangs answered ~120 s late.
+    write_wait: float = Field(default=WRITE_WAIT, gt=0, le=600, allow_inf_nan=False)
     # How long a starting process waits for the bot or shards another process still runs (one
     # stopping within its grace: a restart's handover) before refusing to run them too.
     claim_wait: float = Field(default=10.0, ge=0, le=600, allow_inf_nan=False)
