@@ -5,7 +5,7 @@ under `OFFER_CARDED`). Every other offer (no card, a first choice) is kept too, 
 a rule on a written name can be read against the offers it would card wrongly. Tuning slices
 only (held-out rows are never printed).
 
-    OPENBLAS_NUM_THREADS=1 python bench/offer77_tally.py --out FILE [--shard i/n]
+    OPENBLAS_NUM_THREADS=1 python bench/offer77_tally.py --out FILE [--shard i/n] [--slices dev31]
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--out", required=True)
     parser.add_argument("--shard", default="0/1")
+    parser.add_argument("--slices", default="", help="only these tuning slices (default: all)")
     args = parser.parse_args()
     i, n = map(int, args.shard.split("/"))
     index = SearchIndex.build(load_glossary())
@@ -64,7 +65,12 @@ def main() -> None:
     from bot.search.index import is_question as calibration_question
 
     SearchIndex._offer_carded = watched  # type: ignore[method-assign]
-    cases = [c for c in every_case() if shown_row_by_row(c.slice) and c.slice != "calib"]
+    only = set(filter(None, args.slices.split(",")))
+    cases = [
+        c
+        for c in every_case()
+        if shown_row_by_row(c.slice) and c.slice != "calib" and (not only or c.slice in only)
+    ]
     rows = []
     for k, case in enumerate(cases):
         if k % n != i:
