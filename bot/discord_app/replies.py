@@ -9,6 +9,7 @@ ephemerally, and the original message stays as it was.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import re
 import time
@@ -338,8 +339,12 @@ async def through_the_stop(client: GlossaryBot, work: Awaitable[T]) -> T | None:
     member whose write ended after that deadline heard nothing, written or not. Every write
     whose answer follows it goes through here (a form, a confirm, an import). Cancelled by a
     stop, `work` is waited for until ANSWER_SECONDS before the stop's last deadline (`close`
-    waits for this task until then, the connection still open); None if not done by then."""
-    task = asyncio.ensure_future(work)
+    waits for this task until then, the connection still open); None if not done by then.
+    Its reads and writes are bounded by WRITE_WAIT (`Store.answering`): a database that hangs
+    is said in seconds, as nothing written (`NotInTime`), not after minutes."""
+    store = client.state.store
+    with store.answering() if store is not None else contextlib.nullcontext():
+        task = asyncio.ensure_future(work)  # its own copy of the bound, from now
     try:
         return await asyncio.shield(task)
     except asyncio.CancelledError:

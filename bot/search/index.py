@@ -148,6 +148,7 @@ from bot.search.query import (
     without_framing,
     without_speaker,
     without_versions,
+    written_with_version,
 )
 from bot.search.questions import LONG_NAME, QuestionRules, Typo, points_back
 from bot.search.ranking import (
@@ -1890,6 +1891,10 @@ class SearchIndex:
         plain = plain and not in_capitals(self.entries[entry], written)
         # "flash attn" is read "flash attention": FlashAttention, a coinage, however common its parts
         plain = plain and not coinage_split(self.entries[entry], written)
+        # "is cuda 12.4 worth upgrading to", "is gpt2 still worth studying": an acronym or coinage
+        # written with its version names the software or model, whatever the rest's words
+        if not plain and written_with_version(text, name.start, name.end):
+            return result
         alone = all(m.entry == entry for m in found)  # another entry named is the field's
         # an entry the meaning does not rank is at most as near as its last
         cosine = dict(similar).get(entry, similar[-1][1] if similar else 0.0)

@@ -1006,6 +1006,20 @@ def without_versions(core: str, is_name: Callable[[str], bool]) -> str:
     return " ".join(kept) or core
 
 
+def written_with_version(text: str, start: int, end: int) -> bool:
+    """Is the name written at `text[start:end]` (normalized) written with its version: a number
+    of one or two digits joined to it ("gpt2", "llama3", "flashattention2"), or a dotted version
+    after it ("cuda 12.4", "python 3.11": "12 4" once normalized) or one led by "v" ("gguf v3")?
+    A lone number after a name may be a count or a season ("mlp 4", "ppo 2"), a four-digit one a
+    year; a dotted version is software's or a model's (task offer77)."""
+    if re.search(r"[a-z]\d{1,2}$", text[start:end]):
+        return True
+    after = text[end:].split()[:2]
+    if after and re.fullmatch(r"v\d{1,2}", after[0]):
+        return True
+    return len(after) == 2 and all(re.fullmatch(r"\d{1,2}", w) for w in after)
+
+
 # A version that is a parameter count, "7b" or "8x7b": a language model's size.
 _PARAMETER_COUNT = re.compile(r"\d+(?:x\d+)?b")
 

@@ -498,6 +498,7 @@ def run_import(args: argparse.Namespace) -> int:
     from bot.search.server_aliases import ServerAliases
     from bot.term_storage import accept_as_operator, parse_terms, untold_line
 
+    named = "standard input" if args.file == "-" else args.file  # `aliases import -`
     try:
         if args.file != "-" and Path(args.file).is_char_device():
             # /dev/zero never ends
@@ -505,20 +506,20 @@ def run_import(args: argparse.Namespace) -> int:
         data = sys.stdin.buffer.read() if args.file == "-" else Path(args.file).read_bytes()
         raw, not_text = decode_text(data)  # Windows editors start with a BOM: dropped
         if not_text:
-            return print_error(f"cannot read {args.file}: {not_text}")
+            return print_error(f"cannot read {named}: {not_text}")
         document = json.loads(raw)
     except json.JSONDecodeError as exc:  # a CSV saved from a sheet, most often
         return print_error(
-            f"cannot read {args.file}: not JSON ({exc.msg}, line {exc.lineno}): expected a JSON "
+            f"cannot read {named}: not JSON ({exc.msg}, line {exc.lineno}): expected a JSON "
             "list of {guild_id, alias, entry_id} objects"
         )
     except OSError as exc:
-        return print_error(f"cannot read {args.file}: {exc.strerror or exc}")
+        return print_error(f"cannot read {named}: {exc.strerror or exc}")
     except RecursionError:
-        return print_error(f"cannot read {args.file}: nested too deeply")
+        return print_error(f"cannot read {named}: nested too deeply")
     if not isinstance(document, list):
         return print_error(
-            f"{args.file}: expected a JSON list of {{guild_id, alias, entry_id}} objects"
+            f"{named}: expected a JSON list of {{guild_id, alias, entry_id}} objects"
         )
 
     parsed: list[tuple[int, tuple[int, str, str]]] = []

@@ -21,7 +21,7 @@ from bot.discord_app.choices import fitted_choices
 from bot.discord_app.cooldowns import give_back_use
 from bot.discord_app.errors import NO_MENTIONS, AnswerLost, responded, taken_as_shown
 from bot.discord_app.replies import lost, respond_in_time
-from bot.storage import StorageError, Store
+from bot.storage import NotInTime, StorageError, Store
 
 if TYPE_CHECKING:
     from bot.discord_app.app import GlossaryBot
@@ -37,6 +37,15 @@ STORAGE_DOWN = (
     "The database cannot be written right now, so nothing was changed. Please try again later."
 )
 NO_DATABASE = "The database is not available right now."
+# A change cut off at WRITE_WAIT (`NotInTime`): before its COMMIT, nothing was written.
+NOT_IN_TIME = (
+    "The database did not answer in time, so nothing was changed. Please try again in a minute."
+)
+# After it: the database may have committed it without answering.
+IN_DOUBT = (
+    "The database did not confirm this change in time: it may or may not have been saved. "
+    "Check it (`/define`, `/term log`) in a minute before trying again."
+)
 # While the bot answers from its glossary and waits for its database (a PostgreSQL not up yet at
 # start, `DATABASE_WAIT`): a moment's wait, not a fault.
 NOT_YET = "The database is not reachable yet (the bot has just started)"
@@ -142,9 +151,12 @@ async def _gone_back(state: BotState) -> bool:
     return store is not None and await state.servers.gone_back(store) is not None
 
 
-async def write_failed(state: BotState) -> str:
+async def write_failed(state: BotState, error: StorageError | None = None) -> str:
     """What a change the database refused says: `STORAGE_DOWN`, or `SCHEMA_BEHIND` where it
-    went back to an older schema under the running bot."""
+    went back to an older schema under the running bot; one cut off at WRITE_WAIT (`error`),
+    `NOT_IN_TIME`, or `IN_DOUBT` where its COMMIT was sent and not answered."""
+    if isinstance(error, NotInTime):
+        return NOT_IN_TIME if error.written is False else IN_DOUBT
     return SCHEMA_BEHIND if await _gone_back(state) else STORAGE_DOWN
 
 

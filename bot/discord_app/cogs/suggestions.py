@@ -60,9 +60,11 @@ from bot.discord_app.replies import (
 )
 from bot.discord_app.state import BotState
 from bot.discord_app.term_drafts import Draft, DraftUnread
+from bot.glossary.invisible import JOINERS, drop_invisible
 from bot.glossary.keys import compact
 from bot.glossary.lookalikes import glossary_name_alike, same_name
 from bot.glossary.models import Entry
+from bot.glossary.name_rules import text_refusal
 from bot.glossary.server_terms import ServerTerm, TermDraft, home_of
 from bot.search.local import LocalGlossary
 from bot.search.query import read_alone
@@ -371,6 +373,13 @@ class SuggestCog(ServerOnly, commands.Cog):
         refusal = name_refused(title)
         if refusal is not None:  # no moderator could accept it: say so now, not after review
             await reply(interaction, refusal)
+            return
+        # Nor save them as its definition: Accept…'s form is filled with them less what shows
+        # nothing (as `/term review`'s Accept… drops it), and a mention or Discord markup there
+        # would be refused on save, the moderator left to rewrite the member's words.
+        refusal = text_refusal(drop_invisible(definition, keep=JOINERS), "What it means")
+        if refusal is not None:
+            await _give_back(interaction, f"{refusal} Nothing was queued; what you typed:", values)
             return
         title = suggested_title(title)  # "# Quux" is queued as "Quux"
         store = self.state.store

@@ -463,8 +463,8 @@ class DecideButton(
             found = await store.suggestion(scope, self.suggestion_id)
             if found is not None and found.status == "open":
                 capped = await at_term_cap(interaction, scope, " The suggestion stays open.")
-        except StorageError:
-            await refuse(interaction, await write_failed(state))
+        except StorageError as exc:
+            await refuse(interaction, await write_failed(state, exc))
             return
         if found is None or found.status != "open":
             how = found.status if found is not None else "decided"
@@ -652,8 +652,8 @@ async def write_terms(
 
     try:
         answer = await change_terms(state.store, scope, noted, interaction.user.id, draft=draft)
-    except StorageError:
-        return await write_failed(state), False
+    except StorageError as exc:
+        return await write_failed(state, exc), False
     await state.servers.reload(scope)
     return answer, planned == [True]
 
@@ -784,7 +784,8 @@ class TermCog(
         view.add_item(RemoveButton(interaction.user.id, found.revision, found.id))
         await reply(
             interaction,
-            f"Remove {echo_quoted(found.title, name=True)} from this server's glossary?{back}",
+            f"Remove {echo_quoted(found.title, name=True)} from this server's glossary?{back}"
+            f"{also_named(local.terms, term)}",
             view=view,
         )
 
@@ -871,8 +872,8 @@ class TermCog(
                 cap = await server_import_cap(
                     state.store, interaction.guild_id or 0, state.term_caps
                 )
-            except StorageError:
-                await refuse(interaction, await write_failed(state))
+            except StorageError as exc:
+                await refuse(interaction, await write_failed(state, exc))
                 return
             refusal = too_big(name, file.size, cap)
         if refusal:  # still said before a byte is downloaded
@@ -899,8 +900,8 @@ class TermCog(
                     dry_run=dry_run,
                     default_category=category,
                 )
-            except StorageError:
-                return await write_failed(state), False
+            except StorageError as exc:
+                return await write_failed(state, exc), False
             accepted = ""
             if outcome.applied:
                 await state.servers.reload(interaction.guild_id or 0)
@@ -1253,12 +1254,49 @@ def find_term(terms: Sequence[ServerTerm], wanted: str) -> ServerTerm | None:
     """A term by what a moderator sees: its title, then another of its names, as typed; then
     its id (an autocomplete pick). A renamed term keeps its id, which a later term may have as
     its title: typed "quuxnet" is the term titled Quuxnet, not Quux Mesh of id "quuxnet"
-    (left76); `term_choices` sends such a term's title instead of its id."""
-    folded = wanted.strip().casefold()
+    (left76); `term_choices` sends such a term's title instead of its id. Two terms whose
+    names differ only in case or accents (stored before such names were refused) are told
+    apart by the name written exactly so first (product77)."""
+    return next(iter(_TermNames(terms).named_by(wanted)), None)
+
+
+class _TermNames:
+    """A server's terms by each way `find_term` reads a name, in its order: a title as
+    written, a title in any case, another name as written, in any case, then an id. Each
+    keeps every term it names (more than one only where stored before such names were
+    refused)."""
+
+    def __init__(self, terms: Sequence[ServerTerm]) -> None:
+        self.ways: tuple[dict[str, list[ServerTerm]], ...] = ({}, {}, {}, {}, {})
+        exact, folded, name, folded_name, ids = self.ways
+        for term in terms:
+            exact.setdefault(term.title, []).append(term)
+            folded.setdefault(term.title.casefold(), []).append(term)
+            for other in term.names:
+                name.setdefault(other, []).append(term)
+                folded_name.setdefault(other.casefold(), []).append(term)
+            ids.setdefault(term.id, []).append(term)
+
+    def named_by(self, wanted: str) -> list[ServerTerm]:
+        """Every term `wanted` names, the one `find_term` takes first."""
+        stripped = wanted.strip()
+        keys = (stripped, stripped.casefold(), stripped, stripped.casefold(), wanted)
+        found: list[ServerTerm] = []
+        for way, key in zip(self.ways, keys, strict=True):
+            found += (t for t in way.get(key, ()) if all(t is not f for f in found))
+        return found
+
+
+def also_named(terms: Sequence[ServerTerm], wanted: str) -> str:
+    """Said beside the term `wanted` found: the other terms it names too (a renamed term's id,
+    a name in another case), and how to pick one of them; "" where it names one."""
+    others = _TermNames(terms).named_by(wanted)[1:]
+    if not others:
+        return ""
+    listed = ", ".join(bold_title(t.title) for t in others[:3])
     return (
-        next((t for t in terms if t.title.casefold() == folded), None)
-        or next((t for t in terms if any(n.casefold() == folded for n in t.names)), None)
-        or next((t for t in terms if t.id == wanted), None)
+        f" ({echo_quoted(wanted.strip())} also names {listed}: to mean "
+        f"{'that one' if len(others) == 1 else 'another'}, pick it from the list.)"
     )
 
 
@@ -1266,15 +1304,15 @@ def term_choices(terms: Sequence[ServerTerm], current: str) -> list[app_commands
     wanted = current.strip().casefold()
     hits = [t for t in terms if any(wanted in n.casefold() for n in t.names)]
     hits.sort(key=lambda t: (not t.title.casefold().startswith(wanted), t.title.casefold()))
-    # Each term's name for `find_term` (titles before other names): an id that one of them
-    # reads as another term is sent as its title, which finds it.
-    named = {n.casefold(): t for t in terms for n in t.names}
-    named.update((t.title.casefold(), t) for t in terms)
+    names = _TermNames(terms)
 
     def value(term: ServerTerm) -> str:
-        other = named.get(term.id.casefold())
-        if other is None or other is term or len(term.title) > limits.AUTOCOMPLETE_VALUE:
-            return term.id
-        return term.title
+        # The first of its id and its title that `find_term` finds it by: an id another term
+        # has as a name is sent as its title; a title another has in another case, as its id.
+        for sent in (term.id, term.title):
+            first = next(iter(names.named_by(sent)), None)
+            if len(sent) <= limits.AUTOCOMPLETE_VALUE and first is term:
+                return sent
+        return term.id
 
     return fitted_choices((t.title, value(t)) for t in hits)
