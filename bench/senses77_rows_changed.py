@@ -1,4 +1,5 @@
-"""The what-if of task senses77's changes to `SearchIndex._other_sense_offered`, through
+"""(Measured on commit d2b0163e, whose step this describes; the step was reverted after it, so
+run it on that commit: bench/results/semantic.md, "senses77".) The what-if of task senses77's changes to `SearchIndex._other_sense_offered`, through
 bench/step_whatif.py: main's step (`as_main`: offfield76's 38 entries' senses as
 bot/search/other_senses.toml had them at d591e7e1, any "not" guarding, a rest of two words of
 its own judged at `SENSE_LEAD`, one word not at all) against the checkout's (the senses read from

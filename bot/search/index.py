@@ -171,7 +171,7 @@ from bot.search.ranking import (
     keep_strongest,
 )
 from bot.search.results import Choice, SearchResult, Strategy, Suggestion, TermMention
-from bot.search.senses import denies_a_sense, lead_needed, read_in_other_sense, rest_words
+from bot.search.senses import read_in_other_sense, says_enough
 from bot.search.server_aliases import NO_ALIASES, ServerAliases, search_keys
 from bot.search.terms import ALL_WORDS, Found, find_mentions
 
@@ -582,9 +582,8 @@ class SearchIndex:
     def _other_sense_offered(self, result: SearchResult) -> SearchResult:
         """A card for an entry with other senses (`Entry.other_senses`: the glossary's
         `other-senses/*.toml`, or a server term's own) whose name the text writes and no other
-        entry's, where the text and the text without the name (`REST_WORDS` words of its own,
-        or one at the higher `ONE_WORD_LEAD`; no "not" setting a thing aside) lean to one of
-        those senses (a transformer on a power pole, a llama beside an
+        entry's, where the text and the text without the name (`REST_WORDS` words of its own, no
+        "not") lean to one of those senses (a transformer on a power pole, a llama beside an
         alpaca, a game server's raid Tank asked of as an army tank) rather than to the entry
         (`senses.read_in_other_sense`), becomes an offer of it: the last card decision, so
         whatever rule made the card, the word's sense is read once (tasks offfield76, senses77)."""
@@ -601,15 +600,14 @@ class SearchIndex:
         name = next((f for f in found if f.entry == entry), None)
         # another entry named is the field's ("we serve llama with vllm. what is a kv cache"); a
         # sense written only to be denied asks the entry ("python, the language not the snake")
-        if name is None or any(f.entry != entry for f in found) or denies_a_sense(text):
+        if name is None or any(f.entry != entry for f in found) or "not" in text.split():
             return result
-        bar = lead_needed(rest_words(text, name.start, name.end))
-        if bar is None:
+        if not says_enough(text, name.start, name.end):
             return result
         # the meaning stage last: a name alone ("define kv cache") builds no other stage
         semantic = self.semantic
         if semantic is None or not read_in_other_sense(
-            semantic, senses, entry, text, name.start, name.end, self._every_sense, bar
+            semantic, senses, entry, text, name.start, name.end, self._every_sense
         ):
             return result
         return _card_offered(result, result.entry, result.strategy)

@@ -7,8 +7,8 @@ and an alpaca" the same. The everyday checks (`bot.search.everyday`) read the re
 against the field as a whole or against broad settings (a school, a game); a word's other sense
 is narrower than that, and a rest like "on a power pole" is near neither. So each such entry
 names its other senses in data (`Entry.other_senses`: the glossary's `other-senses/*.toml`, or
-a server term's own, a few words each, written from general knowledge), and a card is offered instead where the text, and the text without the name, lean
-to one of those senses rather than to the entry: the two leads (best sense cosine minus the
+a server term's own, a few words each, written from general knowledge), and a card is offered
+instead where the text, and the text without the name, lean to one of those senses rather than to the entry: the two leads (best sense cosine minus the
 entry's best row cosine, for each text) summed reach `SENSE_LEAD`. Reading both guards both
 ways: the whole text alone follows the name ("can someone explain transformers like im 5" is a
 little nearer the cartoons than the entry), the rest alone follows what is said around it ("ok
@@ -18,7 +18,6 @@ stays under the bar where the field is asked, and the two together clear it wher
 
 from __future__ import annotations
 
-import re
 import weakref
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
@@ -35,21 +34,9 @@ if TYPE_CHECKING:
 # right card, "ok what actually is a transformer, not the robots", 0.09, every other 0.03 or less.
 SENSE_LEAD = 0.13
 
-# The text without the name must say this many words of its own (letters only, no STOPWORDS)
-# to be judged at `SENSE_LEAD`: "what is llama and who made it", "eli5 what attention is pls"
-# say too little for it (0.21 and 0.05 summed).
+# The text without the name must say this many words of its own (letters only, no STOPWORDS):
+# "what is llama and who made it", "eli5 what attention is pls" say too little to judge.
 REST_WORDS = 2
-# A rest of one word of its own is judged at this bar (senses77): "what is latency in gaming"
-# (0.41 summed), "what is temperature in cooking" (0.88) say their setting in one word, where
-# "what is llama and who made it" (0.21, the highest of offfield76's guarded texts) says none.
-ONE_WORD_LEAD = 0.30
-
-# A sense written to be denied ("python, the language not the snake", "a transformer, not the
-# robots"): "not" before a determiner, a thing named and set aside. A verb's "not" ("why did my
-# game not save at the last checkpoint") denies no sense (senses77: offfield76 read any "not").
-DENIED = re.compile(
-    r"\bnot\s+(?:the|a|an|any|my|your|our|their|his|her|its|this|that|these|those)\b"
-)
 
 # Sense lists kept embedded for one bundled index (and the servers' indexes over it): the
 # bundled entries' few dozen and every server term's; past this many the kept ones are let go
@@ -58,12 +45,6 @@ MAX_KEPT = 4096
 
 Vectors = dict[tuple[str, ...], "npt.NDArray[np.float32]"]
 _vectors: weakref.WeakKeyDictionary[SemanticIndex, Vectors] = weakref.WeakKeyDictionary()
-
-
-def denies_a_sense(text: str) -> bool:
-    """Does `text` (normalized) set a thing aside with "not" (`DENIED`)? Then the sense it
-    names is denied, and the entry asked."""
-    return DENIED.search(text) is not None
 
 
 def _rest(text: str, start: int, end: int) -> str | None:
@@ -75,26 +56,12 @@ def _rest(text: str, start: int, end: int) -> str | None:
 
 def says_enough(text: str, start: int, end: int) -> bool:
     """Does `text` without the name at `text[start:end]` say `REST_WORDS` words of its own?"""
-    return rest_words(text, start, end) >= REST_WORDS
-
-
-def rest_words(text: str, start: int, end: int) -> int:
-    """How many words of its own (letters only, no STOPWORDS) `text` says without the name at
-    `text[start:end]`."""
     rest = _rest(text, start, end)
     if rest is None:
-        return 0
+        return False
     from bot.search.everyday import content_words  # numpy: not for a command that needs no search
 
-    return sum(w.isalpha() for w in content_words(rest))
-
-
-def lead_needed(words: int) -> float | None:
-    """The bar the two leads must reach for a rest of `words` words of its own (`rest_words`):
-    `SENSE_LEAD` from `REST_WORDS`, `ONE_WORD_LEAD` for one, None (not judged) for none."""
-    if words >= REST_WORDS:
-        return SENSE_LEAD
-    return ONE_WORD_LEAD if words == 1 else None
+    return sum(w.isalpha() for w in content_words(rest)) >= REST_WORDS
 
 
 def read_in_other_sense(
@@ -105,12 +72,11 @@ def read_in_other_sense(
     start: int,
     end: int,
     every: Callable[[], Iterable[tuple[str, ...]]] = tuple,
-    bar: float = SENSE_LEAD,
 ) -> bool:
     """Is the name at `text[start:end]` (normalized text), naming the entry at `position` in
     `semantic` whose other senses are `senses` (`Entry.other_senses`), used in one of them: do
     the text and its rest without the name together lean to one of them over the entry by
-    `bar` (`SENSE_LEAD`, or `lead_needed`'s for a short rest)? A rest that says nothing ("what is a ?") is no evidence, nor is an entry with
+    `SENSE_LEAD`? A rest that says nothing ("what is a ?") is no evidence, nor is an entry with
     no rows of its own yet (a server term whose vectors have not arrived). `every`: the sense
     lists of the index's other entries, embedded in the same pass when these are not kept yet
     (the bundled glossary's in one pass a process, as before)."""
@@ -123,7 +89,7 @@ def read_in_other_sense(
     if position >= cosines.shape[1] or float(cosines[:, position].min()) <= -1.0:
         return False
     lead = (vectors @ texts.T).max(axis=0) - cosines[:, position]
-    return float(lead.sum()) >= bar
+    return float(lead.sum()) >= SENSE_LEAD
 
 
 def _sense_vectors(

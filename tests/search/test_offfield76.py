@@ -101,7 +101,7 @@ def test_the_field_s_sense_near_another_keeps_its_card(
 def test_the_bundled_entries_carry_their_other_senses() -> None:
     # the data/other-senses tables, read by the glossary (senses77; names no entry: an error)
     senses = {entry.id: entry.other_senses for entry in load_glossary() if entry.other_senses}
-    assert len(senses) == 43  # senses77 added 5
+    assert len(senses) == 38
     assert senses["llama"] == ("the llama, a south american animal like the alpaca",)
 
 
