@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import sys
@@ -473,6 +474,18 @@ def run_export(args: argparse.Namespace) -> int:
     return 0
 
 
+# The largest alias file `aliases import` reads: room for an export (`aliases export`, indented
+# JSON) of ALIAS_IMPORT_SERVERS servers at the alias cap with every alias at its longest
+# (EXPORT_BYTES_PER_ALIAS: 100 characters of 4 UTF-8 bytes, as typed and as its key, an id, two
+# ids and a time), some 40 times as many aliases as typical ones (about 200 bytes each). A file
+# read whole and parsed at once is some ten times its size in memory: 32 MiB, some 350 MB.
+EXPORT_BYTES_PER_ALIAS = 1024
+ALIAS_IMPORT_SERVERS = 32
+ALIAS_IMPORT_BYTES = EXPORT_BYTES_PER_ALIAS * ALIAS_CAP * ALIAS_IMPORT_SERVERS
+ALIAS_IMPORT_SPLIT = (
+    "export and import a server at a time with `--guild ID`, or copy a whole database with "
+    "`migrate-db`"
+)
 MAX_GUILD_ID = 2**63 - 1  # what the databases' signed 64-bit integers hold
 AT_ALIAS_CAP = f"the server has reached its alias limit ({ALIAS_CAP:,})"
 
@@ -498,12 +511,29 @@ def run_import(args: argparse.Namespace) -> int:
     from bot.search.server_aliases import ServerAliases
     from bot.term_storage import accept_as_operator, parse_terms, untold_line
 
+    from bot.term_import import at_most, too_big
+
     named = "standard input" if args.file == "-" else args.file  # `aliases import -`
     try:
         if args.file != "-" and Path(args.file).is_char_device():
             # /dev/zero never ends
             return print_error(f"cannot read {args.file}: a device, not a file")
-        data = sys.stdin.buffer.read() if args.file == "-" else Path(args.file).read_bytes()
+        # Bounded as `terms import` is: refused by its size before it is read, a pipe (or a
+        # file that grew) read no further than one byte past the bound.
+        if args.file != "-" and (
+            refusal := too_big(named, Path(args.file).stat().st_size, ALIAS_IMPORT_BYTES)
+        ):
+            return print_error(refusal + f" ({ALIAS_IMPORT_SPLIT})")
+        with (
+            contextlib.nullcontext(sys.stdin.buffer)
+            if args.file == "-"
+            else Path(args.file).open("rb")
+        ) as file:
+            data = file.read(ALIAS_IMPORT_BYTES + 1)
+        if len(data) > ALIAS_IMPORT_BYTES:
+            return print_error(
+                f"{named} is too big: {at_most(ALIAS_IMPORT_BYTES)} ({ALIAS_IMPORT_SPLIT})"
+            )
         raw, not_text = decode_text(data)  # Windows editors start with a BOM: dropped
         if not_text:
             return print_error(f"cannot read {named}: {not_text}")
