@@ -47,3 +47,67 @@ def test_an_alias_file_past_the_bound_is_refused_in_one_line(tmp_path: Path, way
     assert err.startswith(said), err
     assert "--guild ID" in err and err.count("\n") == 1, err
     assert not (tmp_path / "a.db").exists()
+
+
+@pytest.mark.parametrize(
+    ("setting", "value", "source"),
+    [
+        ("DATABASE_URL", "mysql://user:hunter2@db/glossary", " (from .env)"),
+        ("DATABASE_URL", "mysql://user:hunter2@db/glossary", " (from the environment)"),
+        ("DISCORD_TOKEN", "Bot abc.def", " (from .env)"),
+        ("DISCORD_TOKEN", "Bot abc.def", " (from the environment)"),
+        ("COOLDOWN_USES", "five", " (from .env)"),
+        ("COOLDOWN_USES", "five", "=five"),
+    ],
+    ids=[
+        "url env file",
+        "url environment",
+        "token env file",
+        "token environment",
+        "number env file",
+        "number environment",
+    ],
+)
+def test_every_bad_setting_says_where_it_came_from(
+    tmp_path: Path, setting: str, value: str, source: str
+) -> None:
+    """A bad DATABASE_URL (or token) said "DATABASE_URL is not valid", naming no source, where
+    every other setting said "(from .env)" or its value from the environment: an operator with
+    both a shell variable and a .env line could not tell which to mend. One way for every
+    setting now: the environment's value, a secret's as "(from the environment)", never shown;
+    else "(from .env)"."""
+    settings: dict[str, str] = {}
+    if source == " (from .env)":
+        (tmp_path / ".env").write_text(f"{setting}={value}\n", "utf-8")
+    else:
+        settings[setting] = value
+    done = _glossary_bot(tmp_path, "stats", "--db", "a.db", **settings)
+    err = done.stderr.decode()
+    assert done.returncode == 2, err
+    assert err.startswith(f"glossary-bot: bad setting: {setting}{source} is not valid"), err
+    assert "hunter2" not in err and "abc.def" not in err
+
+
+@pytest.mark.parametrize(
+    ("setting", "value", "said"),
+    [
+        ("MAX_SERVER_TERMS", "2,000", "(write 2000, without commas: a number setting takes"),
+        ("MAX_SERVER_TERM_BYTES", "2,097,152", "(write 2097152, without commas"),
+        ("COOLDOWN_SECONDS", "2,5", "(without commas, a decimal point a dot: "),
+    ],
+    ids=["terms", "bytes", "decimal comma"],
+)
+def test_a_number_setting_written_with_a_comma_says_how_to_write_it(
+    tmp_path: Path, setting: str, value: str, said: str
+) -> None:
+    """`MAX_SERVER_TERMS=2,000`, the number as the README's prose writes it, got the generic
+    "expected a whole number of at least 1". No number setting takes a comma ("2,5" is 2.5 in
+    some places, 25 in others; the README's settings table writes none): the refusal now says
+    how to write it, and why."""
+    (tmp_path / ".env").write_text(f"{setting}={value}\n", "utf-8")
+    done = _glossary_bot(tmp_path, "stats", "--db", "a.db")
+    err = done.stderr.decode()
+    assert done.returncode == 2, err
+    assert err.startswith(f"glossary-bot: bad setting: {setting} (from .env) is not valid"), err
+    assert said in err, err
+    assert "“2,5” reads 2.5 in some places, 25 in others" in err, err
