@@ -45,7 +45,8 @@ def test_an_alias_file_past_the_bound_is_refused_in_one_line(tmp_path: Path, way
     err = done.stderr.decode()
     assert done.returncode == 1, err
     assert err.startswith(said), err
-    assert "--guild ID" in err and err.count("\n") == 1, err
+    assert "--guild ID" in err, err
+    assert err.count("\n") == 1, err
     assert not (tmp_path / "a.db").exists()
 
 
@@ -85,7 +86,8 @@ def test_every_bad_setting_says_where_it_came_from(
     err = done.stderr.decode()
     assert done.returncode == 2, err
     assert err.startswith(f"glossary-bot: bad setting: {setting}{source} is not valid"), err
-    assert "hunter2" not in err and "abc.def" not in err
+    assert "hunter2" not in err
+    assert "abc.def" not in err
 
 
 @pytest.mark.parametrize(
@@ -111,3 +113,45 @@ def test_a_number_setting_written_with_a_comma_says_how_to_write_it(
     assert err.startswith(f"glossary-bot: bad setting: {setting} (from .env) is not valid"), err
     assert said in err, err
     assert "“2,5” reads 2.5 in some places, 25 in others" in err, err
+
+
+def test_stats_lists_the_servers_the_database_holds(tmp_path: Path) -> None:
+    """`stats` never showed a server's id: an operator found one only through an error (`terms
+    export` of a server with none names those with some). `stats --servers` lists each server
+    the database holds, by id (no names are stored, and it says so), with what it holds."""
+    guild = "987654321098765432"
+    (tmp_path / "terms.toml").write_text(
+        '[[entries]]\nid = "zorb"\ntitle = "Zorb"\ncategory = "Fundamentals"\n'
+        'definition = "The zorb runs our nightly jobs."\n',
+        "utf-8",
+    )
+    imported = _glossary_bot(
+        tmp_path, "terms", "import", "terms.toml", "--guild", guild, "--db", "a.db"
+    )
+    assert imported.returncode == 0, imported.stderr
+    aliases = b'[{"guild_id": 5, "alias": "ragg thing", "entry_id": "rag"}]'
+    added = _glossary_bot(tmp_path, "aliases", "import", "-", "--db", "a.db", piped=aliases)
+    assert added.returncode == 0, added.stderr
+    done = _glossary_bot(tmp_path, "stats", "--servers", "--db", "a.db")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.decode().splitlines()
+    assert lines[0].startswith("Servers in a.db: 2 (by id: the bot stores no server names"), lines
+    assert lines[1].split() == [
+        "5",
+        "0",
+        "lookups,",
+        "1",
+        "alias,",
+        "0",
+        "terms,",
+        "0",
+        "suggestions",
+        "waiting",
+    ]
+    assert lines[2].split()[:7] == [guild, "0", "lookups,", "0", "aliases,", "1", "term,"], lines
+    as_json = _glossary_bot(tmp_path, "stats", "--servers", "--json", "--db", "a.db")
+    import json
+
+    assert [s["guild_id"] for s in json.loads(as_json.stdout)] == [5, int(guild)]
+    both = _glossary_bot(tmp_path, "stats", "--servers", "--guild", "5", "--db", "a.db")
+    assert both.returncode == 2, both.stderr
