@@ -155,3 +155,55 @@ def test_stats_lists_the_servers_the_database_holds(tmp_path: Path) -> None:
     assert [s["guild_id"] for s in json.loads(as_json.stdout)] == [5, int(guild)]
     both = _glossary_bot(tmp_path, "stats", "--servers", "--guild", "5", "--db", "a.db")
     assert both.returncode == 2, both.stderr
+
+
+def test_every_import_problem_names_its_entry_by_its_title(tmp_path: Path) -> None:
+    """`terms import` named an entry by its title in the lines of the term checks ("“Zorb
+    Engine”, Related terms: …") and by its id in the lines of the file's reader ("“blip”,
+    Definition: missing required field"), for entries of one file. One rule now: an import's
+    lines name an entry by its title (what the moderator knows it by, on its card and in `/term
+    edit`), by its id only where it has none. (`check`'s lines keep the id, the data's key.)"""
+    (tmp_path / "terms.toml").write_text(
+        '[[entries]]\nid = "zorb-engine"\ntitle = "Zorb Engine"\ncategory = "Fundamentals"\n'
+        'definition = "The zorb engine runs our nightly jobs."\nrelated = ["nosuch"]\n\n'
+        '[[entries]]\nid = "blip"\ntitle = "Blip"\ncategory = "Fundamentals"\n\n'
+        '[[entries]]\nid = "untitled"\ncategory = "Fundamentals"\ndefinition = "No title."\n',
+        "utf-8",
+    )
+    done = _glossary_bot(tmp_path, "terms", "import", "terms.toml", "--guild", "1", "--db", "a.db")
+    assert done.returncode == 1, done.stderr
+    lines = done.stderr.decode().splitlines()
+    assert "• line 2, “Zorb Engine”, Related terms: no term of this server" in "\n".join(lines)
+    assert "• line 9, “Blip”, Definition: missing required field" in lines, lines
+    assert "• line 14, “untitled”, Title: missing required field" in lines, lines
+
+
+def test_a_duplicate_id_s_problems_tell_the_copies_apart(tmp_path: Path) -> None:
+    """A topics JSON written on one line (as the bundled one is), a topic in it twice under one
+    id, missing fields: each missing field was listed twice under the same label and no line,
+    "“zorb-engine”, Definition: missing required field" twice, as if said twice of one entry.
+    The copy is told apart now, in `terms import` and `check` alike."""
+    import json
+
+    topic = {"id": "zorb-engine", "number": 1, "title": "Zorb Engine", "category": "Fundamentals"}
+    topics = {
+        "schemaVersion": 1,
+        "language": "en",
+        "categories": ["Fundamentals"],
+        "topics": [topic, {**topic, "number": 2}],
+    }
+    (tmp_path / "topics.json").write_text(json.dumps(topics), "utf-8")
+    done = _glossary_bot(tmp_path, "terms", "import", "topics.json", "--guild", "1", "--db", "a.db")
+    assert done.returncode == 1, done.stderr
+    lines = done.stderr.decode().splitlines()
+    said = [line for line in lines if "Definition: missing required field" in line]
+    assert said == [
+        "• “Zorb Engine”, Definition: missing required field",
+        "• “Zorb Engine (the second entry with id zorb-engine)”, Definition: missing required field",
+    ], lines
+    checked = _glossary_bot(tmp_path, "check", "topics.json").stdout.decode().splitlines()
+    assert [line for line in checked if "definition: missing" in line] == [
+        "topics.json [zorb-engine]: error: definition: missing required field",
+        "topics.json [zorb-engine (the second entry with this id)]: error: definition: missing "
+        "required field",
+    ], checked
