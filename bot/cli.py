@@ -308,8 +308,15 @@ def _stats(command: Command) -> None:
         settings=True,
         prints=True,
     )
-    stats.add_argument(
+    which = stats.add_mutually_exclusive_group()
+    which.add_argument(
         "--guild", type=_guild_id, metavar="ID", help="one server (0: direct messages)"
+    )
+    which.add_argument(
+        "--servers",
+        action="store_true",
+        help="list the servers the database holds, by id, with their lookups, aliases, terms "
+        "and waiting suggestions (for --guild)",
     )
     stats.add_argument("--period", choices=PERIODS, default="all", help="default: all")
     stats.add_argument(

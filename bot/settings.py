@@ -517,7 +517,7 @@ def describe(exc: ValidationError) -> str:
     problems = []
     for field in dict.fromkeys(str(err["loc"][0]) for err in exc.errors() if err["loc"]):
         name = field.upper()
-        given = "" if field in SECRET else _shown(_environment_value(field))
+        given = _source(field)
         problems.append(f"{name}{given} is not valid: expected {ACCEPTS.get(field, 'a value')}")
         mistakes = [
             str(err["ctx"]["error"])
@@ -527,7 +527,29 @@ def describe(exc: ValidationError) -> str:
             and isinstance(err.get("ctx", {}).get("error"), KnownMistake)
         ]
         problems[-1] += "".join(f" ({reason})" for reason in mistakes)
+        inputs = [err.get("input") for err in exc.errors() if err["loc"] and err["loc"][0] == field]
+        if field not in SECRET and (comma := _comma_in_number(field, inputs)):
+            problems[-1] += f" ({comma})"
     return "bad setting: " + "; ".join(problems or ["the settings could not be read"])
+
+
+_GROUPED = re.compile(r"[+-]?\d{1,3}(?:,\d{3})+")
+
+
+def _comma_in_number(field: str, inputs: list[object]) -> str | None:
+    """Why a number setting given with a comma (`MAX_SERVER_TERMS=2,000`) is refused, saying how
+    to write it, or None. No number setting takes one: "2,5" is 2.5 in some places and 25 in
+    others, and a comma separates the numbers of SHARD_IDS; the README's settings write none."""
+    annotation = str(Settings.model_fields[field].annotation)
+    if "int" not in annotation and "float" not in annotation:
+        return None
+    given = next((v.strip() for v in inputs if isinstance(v, str) and "," in v), None)
+    if given is None:
+        return None
+    why = "a number setting takes digits alone, as “2,5” reads 2.5 in some places, 25 in others"
+    if _GROUPED.fullmatch(given):
+        return f"write {given.replace(',', '')}, without commas: {why}"
+    return f"without commas, a decimal point a dot: {why}"
 
 
 def _environment_value(field: str) -> str | None:
@@ -540,8 +562,25 @@ def _environment_value(field: str) -> str | None:
     return next(spelled, None)
 
 
-def _shown(value: str | None) -> str:
-    if value is None:  # it came from .env
-        return " (from .env)"
+def _source(field: str) -> str:
+    """Where the setting `field` came from, one way for every setting: the environment's value
+    (`=value`; a secret's, never shown: " (from the environment)"), else the env file that gave
+    it (" (from .env)", or the installation's defaults file)."""
+    from dotenv import dotenv_values
+
+    given = _environment_value(field)
+    if given is not None:
+        return " (from the environment)" if field in SECRET else _shown(given)
+    for file in (".env", INSTALLATION_DEFAULTS):  # the later file wins, as Settings reads them
+        try:
+            named = {_setting_name(k) for k, v in dotenv_values(file).items() if v and v.strip()}
+        except (OSError, UnicodeDecodeError):
+            continue
+        if field in named:
+            return f" (from {file})"
+    return " (from .env)"
+
+
+def _shown(value: str) -> str:
     text = value if len(value) <= 40 else value[:40] + "..."
     return "=" + text.encode("unicode_escape").decode("ascii")

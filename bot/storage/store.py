@@ -607,6 +607,11 @@ class Store:
             },
         )
 
+    async def servers(self) -> list[count_queries.ServerHeld]:
+        """Every server the database holds anything of (its lookups, missed searches, aliases,
+        terms or suggestions), by id, with what it holds: `glossary-bot stats --servers`."""
+        return await self._read(count_queries.servers)
+
     # -- aliases ------------------------------------------------------------------------------
 
     async def aliases(self, scope: int) -> dict[str, str]:
