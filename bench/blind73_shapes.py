@@ -1,17 +1,19 @@
 """A described-then-asked pair by shape: totals only. `--pair 73` (the default): dev27 and
 test35 (relevance_blind57.md / 58.md); `--pair 74`: dev28 and test36 (relevance_blind59.md / 60.md);
 `--pair 75`: dev29 and test37 (relevance_blind61.md / 62.md, blind74's shapes); `--pair 76`: dev30
-and test38 (relevance_blind63.md / 64.md, blind74's shapes).
+and test38 (relevance_blind63.md / 64.md, blind74's shapes); `--pair 77`: dev31 and test39
+(relevance_blind65.md / 66.md, blind74's shapes, the off-topic rows in three blocks).
 
-    OPENBLAS_NUM_THREADS=1 python bench/blind73_shapes.py [--pair 73|74|75|76] [--misses]
+    OPENBLAS_NUM_THREADS=1 python bench/blind73_shapes.py [--pair 73|74|75|76|77] [--misses]
 
 The files are in block order (the .md files say so and test_relevance_blind_file checks it):
-one description per entry (blind73: 4-9, 10-25, 26-60 words; blind74 to blind76: 4-9, 10-25, 26-45), then
+one description per entry (blind73: 4-9, 10-25, 26-60 words; blind74 to blind77: 4-9, 10-25, 26-45), then
 the questions (naming no word of the entry's title, id or acronym, or naming it), then the
 off-topic rows in blocks (blind73: 25 near-misses using an entry's word in another field's
 sense, 15 plain programming / cloud / web / crypto questions, 10 far fields; blind74 to blind76:
 20 mostly using a word AI/ML also uses in its own sense, 40 plain neighbouring-field or everyday
-questions). The held-out file (test35 to test38) gets its shapes' totals, never its rows; --misses lists the tuning slice's only.
+questions; blind77: 20 own-sense, 15 Discord-server chat, 25 plain). The held-out file (test35 to
+test39) gets its shapes' totals, never its rows; --misses lists the tuning slice's only.
 """
 
 from __future__ import annotations
@@ -64,6 +66,12 @@ PAIRS = {
         ("relevance_blind63.tsv", "relevance_blind64.tsv"),
         "dev30",
         (("o own sense", 20), ("o plain", 40)),
+        ((9, "c 4-9w"), (25, "c 10-25w"), (45, "c 26-45w")),
+    ),
+    "77": Pair(
+        ("relevance_blind65.tsv", "relevance_blind66.tsv"),
+        "dev31",
+        (("o own sense", 20), ("o discord", 15), ("o plain", 25)),
         ((9, "c 4-9w"), (25, "c 10-25w"), (45, "c 26-45w")),
     ),
 }

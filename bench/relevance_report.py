@@ -1,6 +1,6 @@
 """Relevance of the full search on every set, per slice and kind (the README's figures).
 
-    python bench/relevance_report.py [--misses dev,calib,dev2,dev3,dev4,dev5,dev6,dev7,dev8,dev9,dev10,dev11,dev12,dev13,dev14,dev15,dev16,dev17,dev18,dev19,dev20,dev21,dev22,dev23,dev24,dev25,dev26,dev27,dev28,dev29,dev30] [--lexical]
+    python bench/relevance_report.py [--misses dev,calib,dev2,dev3,dev4,dev5,dev6,dev7,dev8,dev9,dev10,dev11,dev12,dev13,dev14,dev15,dev16,dev17,dev18,dev19,dev20,dev21,dev22,dev23,dev24,dev25,dev26,dev27,dev28,dev29,dev30,dev31] [--lexical]
 
 Sets: `tests/search/relevance.tsv` (old, written with the matcher), `relevance_blind.tsv` (dev /
 calib / test slices), `relevance_blind2.tsv` (slice `test2`, written later from titles alone,
@@ -202,6 +202,15 @@ a paramedic; 60 off-topic chat questions from neighbouring fields and everyday c
 `relevance_blind64.tsv` (one slice, `test38`, held out, the other half in the same shapes in
 other voices: a game modder, a go club member, a retired teacher, a scrabble club secretary;
 written right after dev30),
+`relevance_blind65.tsv` (one slice, `dev31`, to tune on, half the glossary split by the md5 of
+"77:" + id, alternately within each category, the first to dev31, in dev28's shapes: one
+description per entry (a third each of 4-9, 10-25 and 26-45 words, most naming nothing of it)
+and one chat question per entry (half naming it), from a sound engineer, a tax adviser, a rowing
+coach, a lighthouse keeper's grandchild, a potter; 60 off-topic chat questions: 20 using a word
+AI/ML also uses in its own sense, 15 Discord-server chat, 25 plain other-field or everyday),
+`relevance_blind66.tsv` (one slice, `test39`, held out, the other half in the same shapes in
+other voices: a canal lock keeper, a tiler, a vet, a mountain guide, a sailmaker; written right
+after dev31),
 `relevance_everyday2.tsv` (one slice, `everyday2`, to tune on: off-topic messages from Discord
 servers not about AI using the everyday senses of the field's words, so that new phrasings
 bringing such words into the glossary show up on tuning data),
@@ -211,7 +220,7 @@ and `everyday_probes.tsv` (entry names in
 their everyday sense and ML questions using them: slice `everyday` to tune on,
 `everyday-check` held apart) and `chat_style_probes.tsv` (questions typed the way people write
 in a Discord chat: slice `chat` to tune on, `chat-check` held apart).
-Misses are printed only for the slices named (never test, test2 to test38, everyday-check or
+Misses are printed only for the slices named (never test, test2 to test39, everyday-check or
 chat-check: they are reported, not tuned on). Last line JSON.
 """
 
@@ -303,6 +312,8 @@ SETS = (
     "relevance_blind62.tsv",
     "relevance_blind63.tsv",
     "relevance_blind64.tsv",
+    "relevance_blind65.tsv",
+    "relevance_blind66.tsv",
     "relevance_everyday2.tsv",
     "relevance_everyday3.tsv",
     "everyday_probes.tsv",
@@ -347,6 +358,7 @@ HELD_OUT = {
     "test36",
     "test37",
     "test38",
+    "test39",
     "everyday-check",
     "chat-check",
 }
@@ -386,7 +398,7 @@ def main() -> int:
         "--misses",
         default="",
         help=(
-            "slices whose misses to list (dev, calib, dev2 to dev30, everyday, everyday2, everyday3, "
+            "slices whose misses to list (dev, calib, dev2 to dev31, everyday, everyday2, everyday3, "
             "chat)"
         ),
     )

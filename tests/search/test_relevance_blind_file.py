@@ -904,6 +904,29 @@ ONE_SLICE_SETS = (
         descriptions=147,
         off_topic=60,
     ),
+    # relevance_blind65.md: half the glossary split by the md5 of "77:" + id within each
+    # category, the first to dev31: one description (4-9, 10-25 and 26-45 words) and one chat
+    # question (half naming the entry) per entry, from a sound engineer, a tax adviser, a rowing
+    # coach, a lighthouse keeper's grandchild, a potter; 60 off-topic chat questions from
+    # neighbouring fields, Discord servers and everyday chat. Tuned on.
+    OneSliceSet(
+        Path(__file__).with_name("relevance_blind65.tsv"),
+        "dev31",
+        questions=147,
+        entries=147,
+        descriptions=147,
+        off_topic=60,
+    ),
+    # relevance_blind66.md: the other half in the same shapes, in other voices (a canal lock
+    # keeper, a tiler, a vet, a mountain guide, a sailmaker). Held out.
+    OneSliceSet(
+        Path(__file__).with_name("relevance_blind66.tsv"),
+        "test39",
+        questions=147,
+        entries=147,
+        descriptions=147,
+        off_topic=60,
+    ),
 )
 
 
@@ -1481,6 +1504,18 @@ DESCRIBED_THEN_ASKED = (
         unnamed=(0.45, 0.6),
         named_descriptions=1 / 3,
     ),
+    # relevance_blind65.md / 66.md: blind74's shapes over the md5("77:" + id) split; the same
+    # five entries left out.
+    DescribedThenAsked(
+        numbers=(65, 66),
+        salt="77",
+        left_out=frozenset({"backend-ai-go", "gate", "palang", "pali", "rgb444"}),
+        lengths=((4, 9), (10, 25), (26, 45)),
+        off_topic=60,
+        asked=(1.0, 1.0),
+        unnamed=(0.45, 0.6),
+        named_descriptions=1 / 3,
+    ),
 )
 
 
@@ -1490,7 +1525,7 @@ DESCRIBED_THEN_ASKED = (
     ids=[f"blind{p.numbers[0]}-{p.numbers[1]}" for p in DESCRIBED_THEN_ASKED],
 )
 def test_described_then_asked_pairs_keep_their_shapes_and_split(pair: DescribedThenAsked) -> None:
-    """relevance_blind57.md to relevance_blind64.md: the shapes and split of DescribedThenAsked."""
+    """relevance_blind57.md to relevance_blind66.md: the shapes and split of DescribedThenAsked."""
     glossary = load_glossary()
     halves = []
     for n in pair.numbers:
