@@ -751,7 +751,8 @@ class SearchIndex:
         Y", "on Y: what does X change" (`query.asked_beside_setting`) as `_asked_over_setting`
         reads "what is X in Y"; "serve / run / train / fine-tune X with / using Y"
         (`query.worked_with`: the instrument Y named outright asked, where the card is named by
-        the verb and its object, "serve llama 3 with vllm", "train transformers with adamw");
+        the verb's object, "serve llama 3 with vllm", "train transformers with adamw", and is no
+        tool; the verb's own entry stays, "fine tuning llama 3 with lora": Fine-Tuning);
         and a short text (under `OUTRIGHT_CHARS`) whose last clause ends asking what a name is
         with no clause break before it ("CUDA out of memory what is cuda", `query.asked_at_end`),
         where no clause asks it alone (`_asked_later_carded`'s). The old card offered first."""

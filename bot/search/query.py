@@ -1636,8 +1636,8 @@ def asked_outright(text: str) -> list[str]:
 # "how does quantization work in llama.cpp", "what does temperature do on llama.cpp" (the thing
 # asked, then where), "on llama.cpp: what does temperature change" (the place first, a verb of
 # what the thing does), "serve llama 3 with vllm", "train transformers with adamw" (a verb of
-# working a model and the instrument it is worked with: the instrument asked, the verb and its
-# object the setting).
+# working a model and the instrument it is worked with: the instrument asked, the verb's object
+# the setting).
 _WORKS_IN_SETTING = re.compile(
     r"^(?:(?:so|ok|hey|and) )?(?:"
     rf"how (?:does|do|is|are) {_DET}(?P<a>{_WORDS}) work"
@@ -1656,7 +1656,7 @@ _WORKING = (
     r"|fine ?tun(?:e|es|ing)|quanti[sz](?:e|es|ing))"
 )
 _WORKED_WITH = re.compile(
-    rf"(?<![^ ])(?P<setting>{_WORKING} (?!with |using |via )[^ ]+(?: [^ ]+){{0,3}}?)"
+    rf"(?<![^ ]){_WORKING} (?P<setting>(?!with |using |via )[^ ]+(?: [^ ]+){{0,3}}?)"
     r" (?:with|using|via) (?:(?:a|an|the) )?(?P<asked>[^ ]+(?: [^ ]+){0,2})"
 )
 
@@ -1672,9 +1672,9 @@ def asked_beside_setting(normalized: str) -> tuple[str, str] | None:
 
 
 def worked_with(normalized: str) -> tuple[list[str], str] | None:
-    """([the instrument's first three, two and one words], the verb and what it works) of the
-    first "serve / run / host / deploy / train / fine-tune / quantize X with / using / via Y"
-    (X of up to four words), else None."""
+    """([the instrument's first three, two and one words], what it works) of the first "serve /
+    run / host / deploy / train / fine-tune / quantize X with / using / via Y" (X of up to four
+    words, the verb left out), else None."""
     found = _WORKED_WITH.search(normalized)
     if found is None:
         return None

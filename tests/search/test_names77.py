@@ -15,15 +15,17 @@ from bot.search.query import asked_at_end, asked_beside_setting, worked_with
 from .probe_files import ProbeFile, the_asked_card
 
 # Probes that fail on this branch: strict expected failures, so one that starts passing fails
-# the suite and is moved out of here. Main failed 13; `SearchIndex._asked_beside_named` mends five
-# ("how does quantization work in llama.cpp", "how do i fine-tune llama with lora", "how do i
-# serve llama 3 with vllm", "CUDA out of memory what is cuda", 'i got "CUDA out of memory" what
-# is cuda even'). Those left get no card (an offer) where a card is wanted, but two: "does
-# deepseek use mixture of experts" (the object's card: a subject asked is no frame read here) and
-# "lora vs full fine-tuning" (QLoRA offered before Fine-Tuning).
+# the suite and is moved out of here. Main failed 13; `SearchIndex._asked_beside_named` mends four
+# ("how does quantization work in llama.cpp", "how do i serve llama 3 with vllm", "CUDA out of
+# memory what is cuda", 'i got "CUDA out of memory" what is cuda even'). Those left get no card
+# (an offer) where a card is wanted, but three: "how do i fine-tune llama with lora" (Fine-Tuning:
+# the verb's own entry is no setting, as test_versions' "fine tuning llama 3 with lora" wants),
+# "does deepseek use mixture of experts" (the object's card: a subject asked is no frame read
+# here) and "lora vs full fine-tuning" (QLoRA offered before Fine-Tuning).
 STILL_FAILING: set[str] = {
     "on llama.cpp: what does temperature change",
     "lora on llama 3, what is it",
+    "how do i fine-tune llama with lora",
     "what are model cards on the hugging face hub",
     "torch.cuda.OutOfMemoryError: CUDA out of memory. what is vram",
     "how much vram do i need for llama 3",
@@ -69,11 +71,11 @@ def test_asked_beside_setting_reads_the_thing_and_where(
 @pytest.mark.parametrize(
     ("text", "worked"),
     [
-        ("how do i serve llama 3 with vllm", (["vllm"], "serve llama 3")),
-        ("fine tune llama with the peft library", (["peft library", "peft"], "fine tune llama")),
+        ("how do i serve llama 3 with vllm", (["vllm"], "llama 3")),
+        ("fine tune llama with the peft library", (["peft library", "peft"], "llama")),
         (
             "train transformers using adamw and warmup",
-            (["adamw and warmup", "adamw and", "adamw"], "train transformers"),
+            (["adamw and warmup", "adamw and", "adamw"], "transformers"),
         ),
         ("how do i install vllm with cuda 12", None),  # installing is no working of a model
         ("how do i run llama on a gpu", None),  # a place, not an instrument
