@@ -100,6 +100,8 @@ from bot.search.query import (
     STOPWORDS,
     WEIGHING,
     alternatives,
+    asked_at_end,
+    asked_beside_setting,
     asked_clause,
     asked_first,
     asked_in_setting,
@@ -148,6 +150,7 @@ from bot.search.query import (
     without_framing,
     without_speaker,
     without_versions,
+    worked_with,
     written_with_version,
 )
 from bot.search.questions import LONG_NAME, QuestionRules, Typo, points_back
@@ -453,6 +456,7 @@ class SearchIndex:
         result = self._search(said, overlay)
         result = self._asked_over_setting(result, overlay)
         result = self._product_setting_read(result, overlay)
+        result = self._asked_beside_named(result, said, overlay)
         result = self._asked_outright_carded(
             result, said[:MAX_QUERY] if start_only else said, overlay
         )
@@ -720,7 +724,14 @@ class SearchIndex:
         parts = asked_in_setting(result.normalized_query)
         if parts is None:
             return result
-        asked, setting = parts
+        return self._setting_swapped(result, *parts, overlay)
+
+    def _setting_swapped(
+        self, result: SearchResult, asked: str, setting: str, overlay: Aliases
+    ) -> SearchResult:
+        """`_asked_over_setting`'s swap: the card of `asked` searched alone, written out, where
+        the card is named in `setting` and it is not; the old card offered first."""
+        assert result.entry is not None
         own = self._search(asked, overlay)
         if own.entry is None or own.strategy not in _WRITTEN_OUT or own.entry == result.entry:
             return result
@@ -737,6 +748,69 @@ class SearchIndex:
             normalized_query=result.normalized_query,
             suggestions=(offer, *rest)[:MAX_SUGGESTIONS],
         )
+
+    def _asked_beside_named(
+        self, result: SearchResult, said: str, overlay: Aliases
+    ) -> SearchResult:
+        """A card for one name where the text asks about a second it writes beside it, the first
+        only where or with what the second is used (task names77). Three readings, each only
+        swapping a card, never making one: "how does X work in Y", "what does X do / change on
+        Y", "on Y: what does X change" (`query.asked_beside_setting`) as `_asked_over_setting`
+        reads "what is X in Y"; "serve / run / train / fine-tune X with / using Y"
+        (`query.worked_with`: the instrument Y named outright asked, where the card is named by
+        the verb's object, "serve llama 3 with vllm", "train transformers with adamw", and is no
+        tool; the verb's own entry stays, "fine tuning llama 3 with lora": Fine-Tuning);
+        and a short text (under `OUTRIGHT_CHARS`) whose last clause ends asking what a name is
+        with no clause break before it ("CUDA out of memory what is cuda", `query.asked_at_end`),
+        where no clause asks it alone (`_asked_later_carded`'s). The old card offered first."""
+        if result.entry is None or result.other_side is not None:
+            return result
+        normalized = result.normalized_query
+        parts = asked_beside_setting(normalized)
+        if parts is not None:
+            return self._setting_swapped(result, *parts, overlay)
+        server = self.server_aliases(overlay).found_by
+        worked = worked_with(normalized)
+        # a tool worked with something is asked about itself ("run llama.cpp with cuda", "run
+        # vllm with docker": what it is built or deployed with); a model or a method is the work
+        if worked is not None and result.entry.kind != "tool":
+            candidates, setting = worked
+            named = next(
+                (
+                    n
+                    for key in candidates
+                    if (n := self._named([compact(key)], (), server, False, other_number=False))
+                ),
+                None,
+            )
+            placed = {m.entry.id for m in self._mentions(setting, overlay, None, as_typed=False)}
+            if (
+                named
+                and result.entry.id in placed
+                and self.entries[named[0].entry].id not in placed
+            ):
+                return self._named_swapped(result, named)
+        if len(said) >= OUTRIGHT_CHARS or asked_outright(said):
+            return result
+        name = asked_at_end(said)
+        if name is None:
+            return result
+        named = self._named([compact(name)], (), server, False, other_number=False)
+        return self._named_swapped(result, named) if named else result
+
+    def _named_swapped(self, result: SearchResult, named: list[Named]) -> SearchResult:
+        """The card of the entry `named`, the old card offered first, where that is another entry
+        and one entry is named; else `result`."""
+        assert result.entry is not None
+        if self.positions[result.entry.id] == named[0].entry:
+            return result
+        card = self._answer_named(named, result.query, result.normalized_query)
+        if card.entry is None:
+            return result
+        offer = Suggestion(
+            result.entry.id, result.entry.title, result.score, result.strategy or "semantic"
+        )
+        return replace(card, suggestions=_led_by(offer, card.suggestions))
 
     @cached_property
     def _products(self) -> dict[str, int]:
