@@ -23,17 +23,19 @@ def the_asked_card_or_first_offer(result: SearchResult, asked: str, written: str
 # Probes that fail on this branch: strict expected failures, so one that starts passing fails
 # the suite and is moved out of here.
 STILL_FAILING = {
-    # failing on main (d591e7e1) when written: the form not read as the name in a sentence
+    # failing on main (d591e7e1) when written, and still: a form read as a name but outweighed
+    # by another name or the meaning, or not read (an agent noun, "decoding": a generic word)
+    # read (Quantization offered first) but beside a name written as it is, Llama
     "i quantized llama to 4 bit, is the quality loss noticeable",
-    "my quantised model gives garbage answers, why",
-    "which quantizer do people use for llama weights",
+    "which quantizer do people use for llama weights",  # no agent noun is read in a sentence
+    # British "distil": derived_forms does not double its l (tried, dropped: semantic.md)
     "can you distil a big model into a small one",
-    "how do labs distill gpt-4 into smaller students",
+    # a form of a common word ("hallucinate"): the meaning reads it as written (an offer)
+    "the model hallucinated a function that doesn't exist, why",
     "i fine-tuned llama on my chats and it got worse",
     "how much data do i need to finetune a 7b model",
     "my model overfits after three epochs, what do i do",
     "how do i know if my model is overfit",
-    "the model hallucinated a function that doesn't exist, why",
     "should we hire red teamers for our llm app",
     "why is decoding slower than prefilling",
     "what's the best way to serve llama to many users at once",
@@ -45,8 +47,9 @@ STILL_FAILING = {
     "a word embedded as a list of numbers that keeps its meaning",
     "the model's layers parallelized across eight gpus",
     "weights and optimizer state fully sharded across the gpus",
+    # since verbs77 a wrong card (Private Test Set; main offered it second): the meaning reads
+    # "a training set decontamination against the test questions"
     "a training set decontaminated against the test questions",
-    "a fact unlearned from a trained model on request",
 }
 PROBES = ProbeFile("verbs77_probes.tsv", STILL_FAILING)
 
