@@ -1013,10 +1013,11 @@ class SearchIndex:
         (`find_mentions` reads "quantised", "unlearned", "finetune" by the noun they are a
         form of) written as its entry's title, for the meaning to read, as a typo is fixed: the
         encoder reads "my quantised model" far from Quantization, "my quantization model" near
-        it. Not where the text writes another name as it is (the form may qualify it: "the
-        perplexity of a quantized model"), and not a form of a common word (`_inflects_common`:
-        "embedded", "aligned", "distill"): that is as often its everyday sense, which the meaning
-        tells apart (task verbs77)."""
+        it. Read where the question rules read no subject (`search`), and not where the text
+        writes another name as it is (the form may qualify it: "the perplexity of a quantized
+        model"), nor a form of a common word (`_inflects_common`: "embedded", "aligned",
+        "distill"): that is as often its everyday sense, which the meaning tells apart (task
+        verbs77)."""
         forms = []
         for found in names_in(normalized):
             said = normalized[found.start : found.end]
@@ -1185,7 +1186,9 @@ class SearchIndex:
                 *(typo for typo in typos if typo[1] == lone and typo not in mistyped),
                 *([slip] if slip is not None else []),
             ]
-            meant = self._forms_spelled(self._typos_fixed(meant, fixed), names_in)
+            meant = self._typos_fixed(meant, fixed)
+            if subject is None:  # a subject read: the rules weigh its name (`named_rank`)
+                meant = self._forms_spelled(meant, names_in)
             if subject is not None:  # "what temp should i use": "what temperature ..."
                 meant = self._chat_names_spelled(meant, names_in, subject[0])
             unframed = without_framing(meant)  # "our soccer parents asked which ...": who asks
