@@ -1089,6 +1089,32 @@ class SearchIndex:
             normalized = re.sub(rf"(?<!\w){re.escape(word)}(?!\w)", title, normalized)
         return normalized
 
+    def _forms_spelled(self, normalized: str, names_in: NamesIn) -> str:
+        """`normalized` with each name written only as a form no common-English list holds
+        (`find_mentions` reads "quantised", "unlearned", "finetune" by the noun they are a
+        form of) written as its entry's title, for the meaning to read, as a typo is fixed: the
+        encoder reads "my quantised model" far from Quantization, "my quantization model" near
+        it. Read where the question rules read no subject (`search`), and not where the text
+        writes another name as it is (the form may qualify it: "the perplexity of a quantized
+        model"), nor a form of a common word (`_inflects_common`: "embedded", "aligned",
+        "distill"): that is as often its everyday sense, which the meaning tells apart (task
+        verbs77)."""
+        forms = []
+        for found in names_in(normalized):
+            said = normalized[found.start : found.end]
+            key = compact(said)
+            if any(self.names.lookup(k) for k in (key, *plural_variants(key))):
+                # another name written as it is: the form may only qualify it ("the perplexity
+                # of a quantized model"), and the meaning reads the name written
+                return normalized
+            if " " not in said and key and not _inflects_common(key):
+                forms.append(found)
+        spelled = normalized
+        for found in reversed(forms):
+            title = normalize(self.entries[found.entry].title)
+            spelled = f"{spelled[: found.start]}{title}{spelled[found.end :]}"
+        return spelled
+
     def _chat_names_spelled(self, normalized: str, names_in: NamesIn, subject: int) -> str:
         """`normalized` with the question's subject, where it is written in a chat form, spelled
         out for the meaning to read: run together ("kvcache") as the glossary spaces it ("kv
@@ -1242,6 +1268,8 @@ class SearchIndex:
                 *([slip] if slip is not None else []),
             ]
             meant = self._typos_fixed(meant, fixed)
+            if subject is None:  # a subject read: the rules weigh its name (`named_rank`)
+                meant = self._forms_spelled(meant, names_in)
             if subject is not None:  # "what temp should i use": "what temperature ..."
                 meant = self._chat_names_spelled(meant, names_in, subject[0])
             unframed = without_framing(meant)  # "our soccer parents asked which ...": who asks
@@ -2935,6 +2963,18 @@ def _voted_where_moved(
     if voted and whole and voted[0][0] != whole[0][0]:
         return voted, said
     return whole, None
+
+
+def _inflects_common(word: str) -> bool:
+    """Is `word`, or another inflection of it, a common English word ("distill": "distilled";
+    "watermarks": "watermark")? Then it is as often said in its everyday sense ("can you distill
+    the main points of this book"). Candidates, most no words at all."""
+    bases = {word}
+    for ending in ("ing", "ed", "es", "s", "d"):
+        if word.endswith(ending) and len(word) - len(ending) >= 3:
+            bases.add(word[: -len(ending)])
+    endings = ("", "e", "s", "es", "d", "ed", "ing")
+    return any(is_common(base + ending) for base in bases for ending in endings)
 
 
 def _clause_read_alone(asked: str) -> bool:

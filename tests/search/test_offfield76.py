@@ -28,8 +28,6 @@ STILL_FAILING = {
     "my training loss is stuck and won't go down",
     "we use gpt-4o to write product descriptions for our little shop. they all sound the same "
     "and a bit boring. what temperature should i set so the wording varies more?",
-    "our support bot told a customer we ship free to canada, which we don't, and nothing in our "
-    "docs says so. why does the model hallucinate like this and how do we catch it?",
     "trained a small gpt on shakespeare overnight and the power went out at 3am. how often should "
     "i save a checkpoint during training so i don't lose hours again?",
     "cooking blog here: i use an llm to write recipes, and the same prompt gives different "
