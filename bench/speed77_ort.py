@@ -247,9 +247,9 @@ def main() -> int:
     }
     for name in best:
         ms = np.array(best[name]) * 1000
-        result[name] = {
-            f"p{p}_ms": round(float(np.percentile(ms, p)), 2) for p in (50, 90, 99)
-        } | {"total_ms": round(float(ms.sum()), 1)}
+        result[name] = {f"p{p}_ms": round(float(np.percentile(ms, p)), 2) for p in (50, 90, 99)} | {
+            "total_ms": round(float(ms.sum()), 1)
+        }
     ratio = np.array(best["ort"]) / np.array(best["numpy"])
     result["ratio_ort_numpy"] = {
         "median": round(float(np.median(ratio)), 3),
