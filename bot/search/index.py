@@ -173,6 +173,7 @@ from bot.search.ranking import (
     description_score,
     keep_strongest,
 )
+from bot.search.remembered import one_search
 from bot.search.results import Choice, SearchResult, Strategy, Suggestion, TermMention
 from bot.search.senses import read_in_other_sense, says_enough
 from bot.search.server_aliases import NO_ALIASES, ServerAliases, search_keys
@@ -441,62 +442,67 @@ class SearchIndex:
         as typed. `start_only`: no question asked outright past the first `MAX_QUERY`
         characters is looked for (`_asked_outright_carded`): a reply under the bot's card that
         names it only by its ping is read at its start alone."""
-        text = query[:MAX_TEXT]
-        overlay = self.server_aliases(overlay)  # compiled once: each chat word asks it
-        # a fence's lines are read, not joined; a word this server uses as a name stays one
-        said = plain_chat(without_chat_markup(text), lambda w: self._names_outright(w, overlay))
-        if said != text and self._names_outright(text, overlay):
-            said = text  # a name as typed ("❤️ zorb", a server's alias) is no chat to read plain
-        # ML shorthand alone ("attn", "quant") is the name it shortens, where that is a whole
-        # name ("mem" stays: "memory" only starts Memory Systems, and a server may alias it)
-        long = SHORTHAND.get(said.strip().lower())
-        if long and self._is_name(compact(long)) and not self._names_outright(said, overlay):
-            said = long
-        said = spelled_versus(said)  # "gguf/safetensors which one": the sign read as "vs"
-        result = self._search(said, overlay)
-        result = self._asked_over_setting(result, overlay)
-        result = self._product_setting_read(result, overlay)
-        result = self._asked_beside_named(result, said, overlay)
-        result = self._asked_outright_carded(
-            result, said[:MAX_QUERY] if start_only else said, overlay
-        )
-        normalized = result.normalized_query
-        answered = result.entry is not None or result.status == "suggest"
-        compares = answered and not PAIRING.isdisjoint(normalized.split())
-        # the comparison the text or its scene makes (as `QuestionRules.read` reads it), or
-        # the whole text's conversion
-        core = typed_core(normalized, said) if compares else ""
-        sides = compared_sides(said, normalized, core, asked_clause(said)) if compares else None
-        pair = sides or (conversion(core) if compares else None)
-        side = cache(lambda text: self._search(text, overlay))  # each side searched once
-        if sides and result.entry is None:
-            result = self._first_side_carded(result, sides, side)
-        if sides and result.entry is not None:
-            result = self._compared_off_field(result, said, sides, side)
-        if pair and result.entry is not None:
-            offer = _side_offered(side(pair[1]), pair[1])
-            if offer is not None and offer.id != result.entry.id:
-                led = _led_by(offer, result.suggestions)
-                result = replace(result, suggestions=led, other_side=offer.id)
-        if pair is None and result.entry is not None:
-            result = self._other_name_pointed_at(result, said, overlay)
-        result = self._first_listed_carded(result, query[:MAX_QUERY])
-        result = self._offer_carded(result, query)
-        result = self._remedy_carded(result)
-        result = self._other_sense_offered(result)
-        result = self._offers_filled(result)  # after every card decision: offers only
-        result = self._name_written(result)
-        if said != query:
-            as_typed = normalize(without_chat_markup(query[:MAX_QUERY]))
-            translated = said != text and english_terms(text) != text
-            result = replace(result, query=query, normalized_query=as_typed, translated=translated)
-        if result.strategy == "server-alias" and result.entry is not None:
-            position = self.positions.get(result.entry.id)
-            alias = (
-                None if position is None else overlay.written_in(position, result.normalized_query)
+        with one_search():  # a text embedded once a search (bot/search/remembered.py)
+            text = query[:MAX_TEXT]
+            overlay = self.server_aliases(overlay)  # compiled once: each chat word asks it
+            # a fence's lines are read, not joined; a word this server uses as a name stays one
+            said = plain_chat(without_chat_markup(text), lambda w: self._names_outright(w, overlay))
+            if said != text and self._names_outright(text, overlay):
+                said = text  # a name as typed ("❤️ zorb", a server's alias) is no chat to read plain
+            # ML shorthand alone ("attn", "quant") is the name it shortens, where that is a whole
+            # name ("mem" stays: "memory" only starts Memory Systems, and a server may alias it)
+            long = SHORTHAND.get(said.strip().lower())
+            if long and self._is_name(compact(long)) and not self._names_outright(said, overlay):
+                said = long
+            said = spelled_versus(said)  # "gguf/safetensors which one": the sign read as "vs"
+            result = self._search(said, overlay)
+            result = self._asked_over_setting(result, overlay)
+            result = self._product_setting_read(result, overlay)
+            result = self._asked_beside_named(result, said, overlay)
+            result = self._asked_outright_carded(
+                result, said[:MAX_QUERY] if start_only else said, overlay
             )
-            result = replace(result, matched=alias)
-        return result
+            normalized = result.normalized_query
+            answered = result.entry is not None or result.status == "suggest"
+            compares = answered and not PAIRING.isdisjoint(normalized.split())
+            # the comparison the text or its scene makes (as `QuestionRules.read` reads it), or
+            # the whole text's conversion
+            core = typed_core(normalized, said) if compares else ""
+            sides = compared_sides(said, normalized, core, asked_clause(said)) if compares else None
+            pair = sides or (conversion(core) if compares else None)
+            side = cache(lambda text: self._search(text, overlay))  # each side searched once
+            if sides and result.entry is None:
+                result = self._first_side_carded(result, sides, side)
+            if sides and result.entry is not None:
+                result = self._compared_off_field(result, said, sides, side)
+            if pair and result.entry is not None:
+                offer = _side_offered(side(pair[1]), pair[1])
+                if offer is not None and offer.id != result.entry.id:
+                    led = _led_by(offer, result.suggestions)
+                    result = replace(result, suggestions=led, other_side=offer.id)
+            if pair is None and result.entry is not None:
+                result = self._other_name_pointed_at(result, said, overlay)
+            result = self._first_listed_carded(result, query[:MAX_QUERY])
+            result = self._offer_carded(result, query)
+            result = self._remedy_carded(result)
+            result = self._other_sense_offered(result)
+            result = self._offers_filled(result)  # after every card decision: offers only
+            result = self._name_written(result)
+            if said != query:
+                as_typed = normalize(without_chat_markup(query[:MAX_QUERY]))
+                translated = said != text and english_terms(text) != text
+                result = replace(
+                    result, query=query, normalized_query=as_typed, translated=translated
+                )
+            if result.strategy == "server-alias" and result.entry is not None:
+                position = self.positions.get(result.entry.id)
+                alias = (
+                    None
+                    if position is None
+                    else overlay.written_in(position, result.normalized_query)
+                )
+                result = replace(result, matched=alias)
+            return result
 
     def _offer_carded(self, result: SearchResult, query: str) -> SearchResult:
         """An offer whose first choice the calibrated model (`calibration.p_right`, fitted on
