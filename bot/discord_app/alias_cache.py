@@ -345,7 +345,10 @@ class ServerCache:
             return self._none()  # indexing the server's terms here would stall every server
 
     def _start_load(self, store: Store, scope: int, base: SearchIndex) -> asyncio.Future[_Cached]:
-        loading = asyncio.ensure_future(self._load(store, scope, deadline=self.read_deadline))
+        # Shared by every request of this server (a /define joins a read a moderator's change
+        # began): bounded by no change's WRITE_WAIT, only by `read_deadline`.
+        with store.for_everyone():
+            loading = asyncio.ensure_future(self._load(store, scope, deadline=self.read_deadline))
         self._loading[scope] = mine = (base, loading)
 
         def done(finished: asyncio.Future[_Cached]) -> None:

@@ -333,6 +333,15 @@ def _not_out(status: int | None) -> str:
     return "its request was not out yet: the bot or its connection held up"
 
 
+def answering(client: GlossaryBot) -> contextlib.AbstractContextManager[None]:
+    """The block's reads and writes of the bot's store bounded by WRITE_WAIT from now
+    (`Store.answering`): a moderator's reads around a change (a list, a cap, the next
+    suggestion) are told `NotInTime` within it, as the change is; a bound already set (a
+    command bounded as a whole) holds. Nothing without a store."""
+    store = client.state.store
+    return store.answering() if store is not None else contextlib.nullcontext()
+
+
 async def through_the_stop(client: GlossaryBot, work: Awaitable[T]) -> T | None:
     """`work` (a write and the answer to give of it) to its end, though a stop cancels this task
     at its deadline for answers: the write is one transaction that commits on (shielded), so a
@@ -342,9 +351,9 @@ async def through_the_stop(client: GlossaryBot, work: Awaitable[T]) -> T | None:
     waits for this task until then, the connection still open); None if not done by then.
     Its reads and writes are bounded by WRITE_WAIT (`Store.answering`): a database that hangs
     is said in seconds, as nothing written (`NotInTime`), not after minutes."""
-    store = client.state.store
-    with store.answering() if store is not None else contextlib.nullcontext():
-        task = asyncio.ensure_future(work)  # its own copy of the bound, from now
+    with answering(client):
+        task = asyncio.ensure_future(work)  # its own copy of the bound, from now (or the
+        # command's, begun earlier: `answering`)
     try:
         return await asyncio.shield(task)
     except asyncio.CancelledError:

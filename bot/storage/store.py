@@ -162,12 +162,30 @@ class Store:
         in the block (in this task, and in the tasks it starts) stops waiting for the database
         `write_wait` seconds from now, and fails with `NotInTime` (its connection ended, so a
         write cut off before its COMMIT is rolled back, never left to commit later). The
-        count flush and the health probe, started elsewhere, are not bounded by it."""
+        count flush and the health probe, started elsewhere, are not bounded by it. Within a
+        block of its own (a command bounded as a whole: its reads, its write, the reads after)
+        the earlier bound holds: the moderator is answered within one WRITE_WAIT."""
         if self.write_wait is None:
             yield
             return
         at = asyncio.get_running_loop().time() + self.write_wait
+        outer = ANSWER_BY.get()
+        if outer is not None and outer[0] <= at:
+            yield
+            return
         token = ANSWER_BY.set((at, self.write_wait))
+        try:
+            yield
+        finally:
+            ANSWER_BY.reset(token)
+
+    @staticmethod
+    @contextlib.contextmanager
+    def for_everyone() -> Iterator[None]:
+        """Work begun in the block for others too (a server's glossary read that /define waits
+        for as well), bounded by none of their bounds: a moderator's change that starts it and
+        is cut off at WRITE_WAIT (`answering`) stops waiting for it, and it goes on for them."""
+        token = ANSWER_BY.set(None)
         try:
             yield
         finally:

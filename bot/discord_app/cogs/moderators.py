@@ -20,7 +20,7 @@ from discord import app_commands
 from bot.discord_app.choices import fitted_choices
 from bot.discord_app.cooldowns import give_back_use
 from bot.discord_app.errors import NO_MENTIONS, AnswerLost, responded, taken_as_shown
-from bot.discord_app.replies import lost, respond_in_time
+from bot.discord_app.replies import answering, lost, respond_in_time
 from bot.storage import NotInTime, StorageError, Store
 
 if TYPE_CHECKING:
@@ -42,10 +42,20 @@ NOT_IN_TIME = (
     "The database did not answer in time, so nothing was changed. Please try again in a minute."
 )
 # After it: the database may have committed it without answering.
-IN_DOUBT = (
-    "The database did not confirm this change in time: it may or may not have been saved. "
-    "Check it (`/define`, `/term log`) in a minute before trying again."
-)
+
+
+def in_doubt(change: str = "this change", check: str = "`/define`, `/term log`") -> str:
+    """What a change cut off at WRITE_WAIT after its COMMIT was sent says (`NotInTime` with
+    `written` None): saved or not is not known. The one wording of it, for every change."""
+    return (
+        f"The database did not confirm {change} in time: it may or may not have been saved. "
+        f"Check it ({check}) in a minute before trying again."
+    )
+
+
+IN_DOUBT = in_doubt()
+# A read a moderator waits for (a list, a cap, the next suggestion) cut off at WRITE_WAIT.
+READ_NOT_IN_TIME = "The database did not answer in time. Please try again in a minute."
 # While the bot answers from its glossary and waits for its database (a PostgreSQL not up yet at
 # start, `DATABASE_WAIT`): a moment's wait, not a fault.
 NOT_YET = "The database is not reachable yet (the bot has just started)"
@@ -160,8 +170,11 @@ async def write_failed(state: BotState, error: StorageError | None = None) -> st
     return SCHEMA_BEHIND if await _gone_back(state) else STORAGE_DOWN
 
 
-async def read_failed(state: BotState) -> str:
-    """`write_failed`'s for a read: `NO_DATABASE` or `SCHEMA_BEHIND_READ`."""
+async def read_failed(state: BotState, error: StorageError | None = None) -> str:
+    """`write_failed`'s for a read: `NO_DATABASE` or `SCHEMA_BEHIND_READ`; `READ_NOT_IN_TIME`
+    for one cut off at WRITE_WAIT (`error`)."""
+    if isinstance(error, NotInTime):
+        return READ_NOT_IN_TIME
     return SCHEMA_BEHIND_READ if await _gone_back(state) else NO_DATABASE
 
 
@@ -182,9 +195,10 @@ async def read_or_say(interaction: Interaction, read: Callable[[Store], Awaitabl
         return None
     await thinking(interaction)
     try:
-        return await read(store)
-    except StorageError:
-        await refuse(interaction, await read_failed(interaction.client.state))
+        with answering(interaction.client):  # a database that hangs: said within WRITE_WAIT
+            return await read(store)
+    except StorageError as exc:
+        await refuse(interaction, await read_failed(interaction.client.state, exc))
         return None
 
 

@@ -29,6 +29,7 @@ from bot.discord_app.cogs.moderators import (
     FORM_SERVER_ONLY,
     KEPT,
     ServerOnly,
+    in_doubt,
     in_time,
     reply,
     storage_down,
@@ -71,6 +72,7 @@ from bot.search.query import read_alone
 from bot.storage import (
     MAX_OPEN_SUGGESTIONS,
     SUGGEST_COOLDOWN,
+    NotInTime,
     StorageError,
     Store,
     Suggestion,
@@ -565,9 +567,13 @@ async def close_suggestion(
         found, untold = await _decide(
             interaction, suggestion_id, accepted=accepted, opens=opens, decided=decided
         )
-    except StorageError:
+    except StorageError as exc:
         if decided:
             return "\nAccepted the suggestion; the member could not be told (database).", True
+        if isinstance(exc, NotInTime) and exc.written is None:  # its COMMIT sent, unanswered
+            return "\n" + in_doubt(
+                "the suggestion's decision", "`/term review`, `/term log`"
+            ), False
         return (
             "\nThe suggestion could not be marked decided (database); it stays in the queue.",
             False,

@@ -73,6 +73,7 @@ from bot.discord_app.items import (
 from bot.discord_app.replies import (
     ECHO_LIMIT,
     TERMS_UNREAD,
+    answering,
     bold_title,
     echo,
     echo_name,
@@ -436,17 +437,20 @@ class DecideButton(
                 return
             # A write of its own (the suggestion closed, its member told): its own limit.
             REJECT_LIMIT.take(interaction)
-            text, closed = await wrote_through_the_stop(
-                interaction.client,
-                close_suggestion(interaction, self.suggestion_id, accepted=False),
-                "rejecting this suggestion",
-                "with `/term log`",
-            )
-            if not closed:  # given back first: an answer Discord fails keeps no use
-                give_back_use(interaction)
-            await _with_the_next(
-                interaction, text.strip() or "Rejected.", self.category, self.suggestion_id
-            )
+            # The decision and the next suggestion's read after it: one WRITE_WAIT in all (a
+            # database that hangs held the answer a read's minute past the decision's bound).
+            with answering(interaction.client):
+                text, closed = await wrote_through_the_stop(
+                    interaction.client,
+                    close_suggestion(interaction, self.suggestion_id, accepted=False),
+                    "rejecting this suggestion",
+                    "with `/term log`",
+                )
+                if not closed:  # given back first: an answer Discord fails keeps no use
+                    give_back_use(interaction)
+                await _with_the_next(
+                    interaction, text.strip() or "Rejected.", self.category, self.suggestion_id
+                )
             return
         if not await still_allowed(interaction, opening_form=True):
             return
@@ -869,9 +873,10 @@ class TermCog(
         await thinking(interaction)
         if refusal:  # past the caps' limit: a server past a lowered cap may take its own export
             try:
-                cap = await server_import_cap(
-                    state.store, interaction.guild_id or 0, state.term_caps
-                )
+                with answering(interaction.client):  # a database that hangs: said in WRITE_WAIT
+                    cap = await server_import_cap(
+                        state.store, interaction.guild_id or 0, state.term_caps
+                    )
             except StorageError as exc:
                 await refuse(interaction, await write_failed(state, exc))
                 return
