@@ -12,6 +12,7 @@ one JSON object.
 
     OPENBLAS_NUM_THREADS=1 .venv/bin/python bench/cost72_identical.py --code /tmp/main --save base.npz
     OPENBLAS_NUM_THREADS=1 .venv/bin/python bench/cost72_identical.py --against base.npz
+    .venv/bin/python bench/cost72_identical.py --against base.npz --saved new.npz  # no search
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ import os
 import sys
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # as the bot runs; before numpy loads
 
@@ -35,6 +37,7 @@ def main() -> int:
     parser.add_argument("--min-chars", type=int, default=250)
     parser.add_argument("--save", type=Path)
     parser.add_argument("--against", type=Path)
+    parser.add_argument("--saved", type=Path, help="compare this saved run, searching nothing")
     args = parser.parse_args()
     sys.path[:0] = [str(args.code.resolve()), str(ROOT / "bench")]
     import numpy as np
@@ -46,6 +49,8 @@ def main() -> int:
 
     report = __import__("relevance_report")  # after `bot`, as embed_cost does
     held_out = set(report.HELD_OUT) | {"calib"}
+    if args.saved:  # two saved runs (each searched in its own process, task speed77)
+        return compare(np.load(args.against), dict(np.load(args.saved)), held_out, args.min_chars)
     cases = [
         case
         for name in report.SETS
@@ -114,7 +119,13 @@ def main() -> int:
         np.savez_compressed(args.save, **run)
     if not args.against:
         return 0
-    before = np.load(args.against)
+    return compare(np.load(args.against), run, held_out, args.min_chars)
+
+
+def compare(before: Any, run: dict[str, Any], held_out: set[str], min_chars: int) -> int:
+    """Counts of the rows whose vectors, answers or outcomes differ between two runs."""
+    import numpy as np
+
     if list(before["queries"]) != list(run["queries"]):
         print("the saved run read other rows")
         return 1
@@ -159,7 +170,7 @@ def main() -> int:
     print(
         json.dumps(
             {
-                "min_chars": args.min_chars,
+                "min_chars": min_chars,
                 **{name: {**dict(c), "largest": largest[name]} for name, c in tally.items()},
                 "entries_identical": entries_equal,
                 "entries_largest": entry_diff,

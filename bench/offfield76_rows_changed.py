@@ -1,6 +1,6 @@
 """The what-if of `SearchIndex._other_sense_offered` (task offfield76), through
 bench/step_whatif.py: the step acts only on a card for an entry with other senses
-(`bot/search/other_senses.toml`) whose name the text writes, so only the rows writing a word
+(`Entry.other_senses`: data/other-senses since senses77) whose name the text writes, so only the rows writing a word
 of one of those entries' names are
 searched with and without it. A name written (or mistyped past its first four letters) writes its
 longest word's first four letters at a word's start.
@@ -18,16 +18,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.step_whatif import main
 from bot.glossary import load_glossary
-from bot.search.senses import other_senses
 
 
 def starts() -> set[str]:
     """The first four letters of the longest word of each name of an entry with other senses
     ("tran", "atte", "llam", "dist" for "knowledge distillation")."""
-    senses = other_senses()
     found: set[str] = set()
     for entry in load_glossary():
-        if entry.id not in senses:
+        if not entry.other_senses:
             continue
         for name in (entry.title, entry.acronym or "", *entry.aliases):
             words = re.findall(r"[a-z0-9]+", name.lower())

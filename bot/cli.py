@@ -63,9 +63,55 @@ def _utf8_output() -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    _utf8_output()
+    stderr = sys.stderr
+    if stderr is not None:
+        sys.stderr = _Diagnostics(stderr)
+    try:
+        return _main(argv)
+    finally:
+        sys.stderr = stderr
+
+
+class _Diagnostics:
+    """Standard error, whose reader may have gone (`terms import f 2>&1 | head -1`, `| true`):
+    what it could not take is dropped, and the command's own exit status stands. The
+    BrokenPipeError reached `main`, which took it for `export | head`'s (stdout's reader gone, no
+    error) and exited 0: an import refused, a missing file, a bad database, all "succeeded" to the
+    script that ran them (outsider77)."""
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        try:
+            return int(self._stream.write(text))
+        except BrokenPipeError:
+            self._gone()
+            return len(text)
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except BrokenPipeError:
+            self._gone()
+
+    def _gone(self) -> None:
+        # What the stream still holds would fail again at every flush (and at exit): its file
+        # descriptor now writes nowhere. A stream without one (a test's capture) has nothing held.
+        try:
+            fileno = self._stream.fileno()
+        except (AttributeError, OSError, ValueError):
+            return
+        os.dup2(os.open(os.devnull, os.O_WRONLY), fileno)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
+def _main(argv: Sequence[str] | None) -> int:
     from bot.errors import ReportedError
 
-    _utf8_output()
     arguments = sys.argv[1:] if argv is None else list(argv)
     parser = build_parser(_named_command(arguments))
     try:
@@ -262,8 +308,15 @@ def _stats(command: Command) -> None:
         settings=True,
         prints=True,
     )
-    stats.add_argument(
+    which = stats.add_mutually_exclusive_group()
+    which.add_argument(
         "--guild", type=_guild_id, metavar="ID", help="one server (0: direct messages)"
+    )
+    which.add_argument(
+        "--servers",
+        action="store_true",
+        help="list the servers the database holds, by id, with their lookups, aliases, terms "
+        "and waiting suggestions (for --guild)",
     )
     stats.add_argument("--period", choices=PERIODS, default="all", help="default: all")
     stats.add_argument(

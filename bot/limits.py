@@ -37,6 +37,9 @@ TERM_FORM = {
 # autocomplete's; the summary is a card field). Discord's boxes take up to 6,000.
 TERM_ACRONYM_OPTION = AUTOCOMPLETE_NAME
 TERM_SUMMARY_OPTION = EMBED_FIELD_VALUE
+# A term's other senses, ";" between them: room for the most a term may have (5 of 150
+# characters: `bot.glossary.other_senses`) and their separators; more is said by the save.
+TERM_SENSES_OPTION = 800
 # `/define`'s term box: a name or a short question (a longer one is a mention's to read).
 DEFINE_TERM = 100
 # A box naming a glossary term (`/alias add|list`, `/term edit|remove`): an autocomplete pick

@@ -10,12 +10,17 @@ source) are read when Prometheus scrapes, through `LiveValues`.
 
 from __future__ import annotations
 
+import contextlib
+import io
 import math
+import queue
+import selectors
 import socket
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping
-from socketserver import ThreadingMixIn
+from concurrent.futures import Future, ThreadPoolExecutor, wait
 from typing import Any, cast
 from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
 
@@ -217,14 +222,31 @@ class MetricsServer:
         REGISTRY.unregister(self._live)
 
 
-# Seconds a scrape's connection may stay silent: each connection holds a thread, and a client
-# that sends nothing (a slow client, a port scanner) held its thread for as long as it liked.
+# Seconds a scrape's connection may stay silent: a client that sends nothing (a slow client, a
+# port scanner) is let go then, before and after its request line alike.
 IDLE_SECONDS = 10.0
+# Scrapes answered at once, each in a thread of a pool: a request is handed to one only once
+# it has arrived whole (its headers), so idle connections hold no thread (3,000 of them held
+# ~1,000 threads and 60 MB); one waiting for the database's state takes up to 2 s.
+ANSWERING = 8
+# Connections held while their request arrives: past this many, the oldest is closed (a flood
+# of idle connections never keeps a new scrape out), each a socket and its bytes so far.
+MAX_WAITING = 512
+# The most of a request held before it is handed on whole or not (prometheus sends ~200 bytes).
+HEAD_BYTES = 16 * 1024
 
 
 class _Handler(WSGIRequestHandler):
     """prometheus-client's handler (no log line per request), with a deadline for silence
-    (`timeout`, set by `serve`)."""
+    (`timeout`, set by `serve`), reading first what the waiting room read of the request."""
+
+    server: _Server
+
+    def setup(self) -> None:
+        super().setup()
+        head = self.server.take_head(self.request)
+        if head:
+            self.rfile = io.BufferedReader(_Prefixed(head, self.connection))
 
     def handle(self) -> None:
         try:
@@ -236,39 +258,182 @@ class _Handler(WSGIRequestHandler):
         pass
 
 
-class _Server(ThreadingMixIn, WSGIServer):
-    daemon_threads = True  # a thread per scrape, not kept after it
+class _Prefixed(io.RawIOBase):
+    """A socket's bytes with those already read of it first."""
+
+    def __init__(self, head: bytes, sock: socket.socket) -> None:
+        self._head, self._sock = head, sock
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        if self._head:
+            n = min(len(buffer), len(self._head))
+            buffer[:n] = self._head[:n]
+            self._head = self._head[n:]
+            return n
+        return self._sock.recv_into(buffer)
+
+
+class _Server(WSGIServer):
     # The listen backlog (socketserver's default is 5): a burst of scrapes beyond it waited for
     # a SYN retry (1 s, then 3 s...) while the accept loop caught up. The kernel caps it at
     # net.core.somaxconn.
     request_queue_size = 128
+    idle_seconds = IDLE_SECONDS  # set by `serve`
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self._answering: set[threading.Thread] = set()  # the scrapes under way
+        self._answering: set[Future[None]] = set()  # the scrapes under way
         self._answering_lock = threading.Lock()
+        self._pool = ThreadPoolExecutor(ANSWERING, thread_name_prefix="metrics-scrape")
+        self._heads: dict[socket.socket, bytes] = {}  # requests read whole, for their handler
+        # The waiting room: one thread and a selector for every connection whose request has
+        # not arrived whole; `process_request` (the accept loop's thread) queues new ones.
+        self._arrived: queue.SimpleQueue[tuple[socket.socket, Any]] = queue.SimpleQueue()
+        self._wake_reader, self._wake_writer = socket.socketpair()
+        self._wake_reader.setblocking(False)
+        self._closing = False
+        self._room = threading.Thread(target=self._wait_room, name="metrics-wait", daemon=True)
+        self._room.start()
 
     def process_request(self, request: Any, client_address: Any) -> None:
-        # As ThreadingMixIn's, each thread kept until it is done (a daemon's is not kept).
-        thread = threading.Thread(target=self._answer, args=(request, client_address), daemon=True)
+        self._arrived.put((request, client_address))
+        with contextlib.suppress(OSError):
+            self._wake_writer.send(b"\0")
+
+    def take_head(self, request: socket.socket) -> bytes:
         with self._answering_lock:
-            self._answering.add(thread)
-        thread.start()
+            return self._heads.pop(request, b"")
+
+    def _hand_on(self, request: socket.socket, client_address: Any, head: bytes) -> None:
+        request.setblocking(True)
+        with self._answering_lock:
+            self._heads[request] = head
+            try:
+                future = self._pool.submit(self._answer, request, client_address)
+            except RuntimeError:  # the pool shut down: stopping
+                self._heads.pop(request, None)
+                self.shutdown_request(request)
+                return
+            self._answering.add(future)
+        future.add_done_callback(self._answered)
+
+    def _answered(self, future: Future[None]) -> None:
+        with self._answering_lock:
+            self._answering.discard(future)
 
     def _answer(self, request: Any, client_address: Any) -> None:
         try:
-            self.process_request_thread(request, client_address)
+            self.finish_request(request, client_address)
+        except Exception:
+            self.handle_error(request, client_address)
         finally:
-            with self._answering_lock:
-                self._answering.discard(threading.current_thread())
+            self.shutdown_request(request)
+
+    def _wait_room(self) -> None:
+        """Read each connection's request until its headers end (or HEAD_BYTES), then hand it
+        to the pool; close one silent for `idle_seconds`, and the oldest past MAX_WAITING."""
+        waiting: OrderedDict[socket.socket, tuple[Any, float, bytearray]] = OrderedDict()
+        with selectors.DefaultSelector() as selector:
+            selector.register(self._wake_reader, selectors.EVENT_READ)
+            while not self._closing:
+                now = time.monotonic()
+                while waiting:  # the oldest first: silent for too long?
+                    sock, (_, since, _) = next(iter(waiting.items()))
+                    if now - since < self.idle_seconds:
+                        break
+                    self._let_go(selector, waiting, sock)
+                left = None
+                if waiting:
+                    oldest = next(iter(waiting.values()))[1]
+                    left = max(0.0, oldest + self.idle_seconds - now)
+                for key, _ in selector.select(left):
+                    sock = cast(socket.socket, key.fileobj)
+                    if sock is self._wake_reader:
+                        with contextlib.suppress(OSError):
+                            while sock.recv(4096):
+                                pass
+                        self._take_arrivals(selector, waiting)
+                        continue
+                    self._read_some(selector, waiting, sock)
+            for sock in list(waiting):
+                self._let_go(selector, waiting, sock)
+
+    def _take_arrivals(
+        self,
+        selector: selectors.BaseSelector,
+        waiting: OrderedDict[socket.socket, tuple[Any, float, bytearray]],
+    ) -> None:
+        while True:
+            try:
+                sock, address = self._arrived.get_nowait()
+            except queue.Empty:
+                return
+            if self._closing:
+                self.shutdown_request(sock)
+                continue
+            sock.setblocking(False)
+            waiting[sock] = (address, time.monotonic(), bytearray())
+            selector.register(sock, selectors.EVENT_READ)
+            while len(waiting) > MAX_WAITING:
+                self._let_go(selector, waiting, next(iter(waiting)))
+
+    def _read_some(
+        self,
+        selector: selectors.BaseSelector,
+        waiting: OrderedDict[socket.socket, tuple[Any, float, bytearray]],
+        sock: socket.socket,
+    ) -> None:
+        address, _, head = waiting[sock]
+        try:
+            data = sock.recv(HEAD_BYTES - len(head))
+        except BlockingIOError:
+            return
+        except OSError:
+            data = b""
+        if not data:  # the client went away
+            self._let_go(selector, waiting, sock)
+            return
+        head += data
+        if b"\r\n\r\n" in head or b"\n\n" in head or len(head) >= HEAD_BYTES:
+            selector.unregister(sock)
+            del waiting[sock]
+            self._hand_on(sock, address, bytes(head))
+
+    def _let_go(
+        self,
+        selector: selectors.BaseSelector,
+        waiting: OrderedDict[socket.socket, tuple[Any, float, bytearray]],
+        sock: socket.socket,
+    ) -> None:
+        selector.unregister(sock)
+        del waiting[sock]
+        self.shutdown_request(sock)
+
+    def server_close(self) -> None:
+        super().server_close()
+        if not hasattr(self, "_room"):  # the bind failed, in `__init__`: nothing started
+            return
+        self._closing = True
+        with contextlib.suppress(OSError):
+            self._wake_writer.send(b"\0")
+        self._room.join(timeout=5)
+        self._wake_reader.close()
+        self._wake_writer.close()
 
     def answer_all(self, within: float) -> None:
         """Wait up to `within` seconds in all for the scrapes under way."""
-        give_up = time.monotonic() + within
         with self._answering_lock:
             under_way = list(self._answering)
-        for thread in under_way:
-            thread.join(max(0.0, give_up - time.monotonic()))
+        wait(under_way, timeout=within)
+        self._pool.shutdown(wait=False, cancel_futures=True)
+
+    def waiting_and_answering(self) -> tuple[int, int]:
+        """For tests: connections in the waiting room (queued or held), scrapes under way."""
+        with self._answering_lock:
+            return self._arrived.qsize(), len(self._answering)
 
 
 def _head_as_get(app: Callable[..., Iterable[bytes]]) -> Callable[..., Iterable[bytes]]:
@@ -296,7 +461,9 @@ def serve(host: str, port: int, live: LiveValues) -> MetricsServer:
     REGISTRY.register(live)
     try:
         family = socket.getaddrinfo(host or None, port, type=socket.SOCK_STREAM)[0][0]
-        server_class = type("_Server", (_Server,), {"address_family": family})
+        server_class = type(
+            "_Server", (_Server,), {"address_family": family, "idle_seconds": IDLE_SECONDS}
+        )
         handler = type("_Handler", (_Handler,), {"timeout": IDLE_SECONDS})
         app = _head_as_get(make_wsgi_app(REGISTRY))
         server = cast(_Server, make_server(host, port, app, server_class, handler_class=handler))

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import codecs
 import difflib
+import logging
 import os
 import re
 from collections.abc import Mapping
@@ -43,6 +44,9 @@ LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 # The most shards a bot may have: at Discord's 1,000 servers a shard, far more servers than Discord
 # has. A bigger SHARD_COUNT is a typo, and would have this process open that many connections.
 MAX_SHARD_COUNT = 100_000
+# Seconds a moderator's change waits for the database (WRITE_WAIT): a healthy one answers in
+# milliseconds, a SQLite file another process holds within its busy timeout (5 s).
+WRITE_WAIT = 10.0
 # Defaults an installation may set (the container image does), beneath `.env` and the environment.
 INSTALLATION_DEFAULTS = "/etc/glossary-bot/defaults.env"
 T = TypeVar("T")
@@ -76,6 +80,7 @@ ACCEPTS = {
     "identify_window": "a number of seconds above 0, at most 60 (Discord's window is 5)",
     "database_wait": "a number of seconds from 0 (no wait) to 600",
     "claim_wait": "a number of seconds from 0 (no wait) to 600",
+    "write_wait": "a number of seconds above 0, at most 600",
     "heartbeat_interval": f"a number of seconds from {MIN_INTERVAL:g} to {MAX_INTERVAL:g} (a third "
     f"of health's {MAX_AGE:g})",
 }
@@ -161,6 +166,9 @@ class Settings(BaseSettings):
     # How long a PostgreSQL that is not up yet at start (refused, its name not found, starting)
     # is tried again before the bot serves without it: after a reboot it may start first.
     database_wait: float = Field(default=60.0, ge=0, le=600, allow_inf_nan=False)
+    # How long a moderator's change (an alias, a term, a suggestion's decision) waits for the
+    # database before being told nothing was changed: a database that hangs answered ~120 s late.
+    write_wait: float = Field(default=WRITE_WAIT, gt=0, le=600, allow_inf_nan=False)
     # How long a starting process waits for the bot or shards another process still runs (one
     # stopping within its grace: a restart's handover) before refusing to run them too.
     claim_wait: float = Field(default=10.0, ge=0, le=600, allow_inf_nan=False)
@@ -318,8 +326,30 @@ class UnpaddedDotEnv(DotEnvSettingsSource):
     default. Only spaces: unset, so the file beneath (or the default) applies."""
 
     def _read_env_file(self, file_path: Path) -> Mapping[str, str | None]:
+        _refuse_unreadable_lines(file_path, self.env_file_encoding)
         read = super()._read_env_file(file_path)
         return _set_only({k: v.strip() if v is not None else v for k, v in read.items()})
+
+
+_SETTING_LINE = re.compile(r"\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=")
+
+
+def _refuse_unreadable_lines(file_path: Path, encoding: str | None) -> None:
+    """SettingsError naming a setting whose line in an env file python-dotenv cannot read (a
+    quote that does not close, words after the closing one): dotenv drops the line, logging
+    only its number, so `DISCORD_TOKEN="abc` was "DISCORD_TOKEN is not set" and a LOG_LEVEL so
+    written the default, without a word (outsider77). Said as the same value given through the
+    environment is (`_unquoted`). Other names' lines are left to dotenv's warning."""
+    from dotenv.parser import parse_stream
+
+    with Path(file_path).open(encoding=encoding) as stream:
+        for binding in parse_stream(stream):
+            named = _SETTING_LINE.match(binding.original.string) if binding.error else None
+            if named and _setting_name(named[1]) in Settings.model_fields:
+                where = f"line {binding.original.line} of {file_path}"
+                raise SettingsError(
+                    f"bad setting: {named[1].upper()} ({where}) is not read: {_NOT_READ}"
+                )
 
 
 def _set_only(values: Mapping[str, T]) -> dict[str, T]:
@@ -402,6 +432,12 @@ _AFTER_QUOTE = re.compile(r"(\s*#.*)?\s*", re.DOTALL)
 _COMMENT = re.compile(r"\s+#.*", re.DOTALL)
 
 
+_NOT_READ = (
+    "its quote does not close, or words follow the closing one (.env drops such a line): quote"
+    " the whole value, and only a # comment after it"
+)
+
+
 class NotReadable(ValueError):
     """A value `.env` cannot read: python-dotenv drops such a line."""
 
@@ -414,10 +450,7 @@ def _as_dotenv_reads(value: str) -> tuple[str, str]:
         quoted = _QUOTED[quote].match(value, len(value) - len(value.lstrip()))
         after = _AFTER_QUOTE.fullmatch(value, quoted.end()) if quoted else None
         if not (quoted and after):
-            raise NotReadable(
-                "its quote does not close, or words follow the closing one (.env drops such a"
-                " line): quote the whole value, and only a # comment after it"
-            )
+            raise NotReadable(_NOT_READ)
         decoded = _ESCAPES[quote].sub(_decoded, quoted[1])
         return decoded.strip(), (after[1] or "").strip()
     comment = _COMMENT.search(value)
@@ -460,19 +493,31 @@ def comments_read_off() -> list[str]:
 
 def load_settings() -> Settings:
     """The settings, or SettingsError saying in one line which setting is wrong and what it takes."""
+    dotenv_log = logging.getLogger("dotenv.main")
+    dotenv_log.addFilter(_unparsed_line)
     try:
         return Settings()
     except ValidationError as exc:
         raise SettingsError(describe(exc)) from None
     except (OSError, UnicodeDecodeError) as exc:
         raise SettingsError(f"cannot read the .env file: {exc}") from None
+    finally:
+        dotenv_log.removeFilter(_unparsed_line)
+
+
+def _unparsed_line(record: logging.LogRecord) -> bool:
+    """python-dotenv's "could not parse statement starting at line N", dropped while the
+    settings are read: pydantic-settings reads `.env` once more than the bot does, so it was said
+    twice before logging was set up; a setting's line is said by `_refuse_unreadable_lines`,
+    naming it, and another name's by `run`'s check of the names in `.env` (`unknown_settings`)."""
+    return not record.getMessage().startswith("python-dotenv could not parse")
 
 
 def describe(exc: ValidationError) -> str:
     problems = []
     for field in dict.fromkeys(str(err["loc"][0]) for err in exc.errors() if err["loc"]):
         name = field.upper()
-        given = "" if field in SECRET else _shown(_environment_value(field))
+        given = _source(field)
         problems.append(f"{name}{given} is not valid: expected {ACCEPTS.get(field, 'a value')}")
         mistakes = [
             str(err["ctx"]["error"])
@@ -482,7 +527,29 @@ def describe(exc: ValidationError) -> str:
             and isinstance(err.get("ctx", {}).get("error"), KnownMistake)
         ]
         problems[-1] += "".join(f" ({reason})" for reason in mistakes)
+        inputs = [err.get("input") for err in exc.errors() if err["loc"] and err["loc"][0] == field]
+        if field not in SECRET and (comma := _comma_in_number(field, inputs)):
+            problems[-1] += f" ({comma})"
     return "bad setting: " + "; ".join(problems or ["the settings could not be read"])
+
+
+_GROUPED = re.compile(r"[+-]?\d{1,3}(?:,\d{3})+")
+
+
+def _comma_in_number(field: str, inputs: list[object]) -> str | None:
+    """Why a number setting given with a comma (`MAX_SERVER_TERMS=2,000`) is refused, saying how
+    to write it, or None. No number setting takes one: "2,5" is 2.5 in some places and 25 in
+    others, and a comma separates the numbers of SHARD_IDS; the README's settings write none."""
+    annotation = str(Settings.model_fields[field].annotation)
+    if "int" not in annotation and "float" not in annotation:
+        return None
+    given = next((v.strip() for v in inputs if isinstance(v, str) and "," in v), None)
+    if given is None:
+        return None
+    why = "a number setting takes digits alone, as “2,5” reads 2.5 in some places, 25 in others"
+    if _GROUPED.fullmatch(given):
+        return f"write {given.replace(',', '')}, without commas: {why}"
+    return f"without commas, a decimal point a dot: {why}"
 
 
 def _environment_value(field: str) -> str | None:
@@ -495,8 +562,25 @@ def _environment_value(field: str) -> str | None:
     return next(spelled, None)
 
 
-def _shown(value: str | None) -> str:
-    if value is None:  # it came from .env
-        return " (from .env)"
+def _source(field: str) -> str:
+    """Where the setting `field` came from, one way for every setting: the environment's value
+    (`=value`; a secret's, never shown: " (from the environment)"), else the env file that gave
+    it (" (from .env)", or the installation's defaults file)."""
+    from dotenv import dotenv_values
+
+    given = _environment_value(field)
+    if given is not None:
+        return " (from the environment)" if field in SECRET else _shown(given)
+    for file in (".env", INSTALLATION_DEFAULTS):  # the later file wins, as Settings reads them
+        try:
+            named = {_setting_name(k) for k, v in dotenv_values(file).items() if v and v.strip()}
+        except (OSError, UnicodeDecodeError):
+            continue
+        if field in named:
+            return f" (from {file})"
+    return " (from .env)"
+
+
+def _shown(value: str) -> str:
     text = value if len(value) <= 40 else value[:40] + "..."
     return "=" + text.encode("unicode_escape").decode("ascii")

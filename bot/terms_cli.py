@@ -129,6 +129,7 @@ def run_import(args: argparse.Namespace) -> int:
     caps = (settings.max_server_terms, settings.max_server_term_bytes)
     cap = import_cap(*caps)
     stdin = str(path) == "-"  # as `aliases import -`: the file piped in
+    named = "standard input" if stdin else str(path)
 
     def server_cap() -> int:
         """Past the caps' limit: a server past a lowered cap takes its own export (a read)."""
@@ -149,9 +150,9 @@ def run_import(args: argparse.Namespace) -> int:
                 cap = server_cap()
                 data += file.read(cap + 1 - len(data))
         if len(data) > cap:  # a device or a pipe, whose size stat does not know
-            return print_error(f"{path} is too big: {at_most(cap)}")
+            return print_error(f"{named} is too big: {at_most(cap)}")
     except OSError as exc:
-        return print_error(f"cannot read {path}: {exc.strerror or exc}")
+        return print_error(f"cannot read {named}: {exc.strerror or exc}")
     except StorageError as exc:
         return print_error(str(exc))
     glossary = load_glossary(settings.glossary_path_list)

@@ -111,6 +111,41 @@ ServerVersion = tuple[int, int]
 Bundled = tuple[Glossary, SearchIndex]
 
 
+# Per server kept: whether each missed search is answered now (`MissAnswers`), for the alias
+# box's suggestions; a server's misses are read 50 at a time, as typed.
+MISS_ANSWERS_KEPT = 500
+
+
+class MissAnswers:
+    """Whether each missed search is answered by one server's glossary as it is now
+    (`miss_answered`: a search each), kept for the alias box's next keystrokes: at most
+    MISS_ANSWERS_KEPT, the least recently asked let go. Held with the server's compiled
+    glossary (`ServerCache.miss_answers`), so any change of it (an alias or term written, by
+    this bot or another, a reload, its terms embedded) starts again empty."""
+
+    def __init__(self, kept: int = MISS_ANSWERS_KEPT) -> None:
+        self._kept = kept
+        self._answers: OrderedDict[str, bool] = OrderedDict()
+        self._lock = threading.Lock()  # asked in a thread (the box's searches)
+
+    def __len__(self) -> int:
+        return len(self._answers)
+
+    def get(self, query: str) -> bool | None:
+        with self._lock:
+            answered = self._answers.get(query)
+            if answered is not None:
+                self._answers.move_to_end(query)
+            return answered
+
+    def put(self, query: str, answered: bool) -> None:
+        with self._lock:
+            self._answers[query] = answered
+            self._answers.move_to_end(query)
+            while len(self._answers) > self._kept:
+                self._answers.popitem(last=False)
+
+
 @dataclass
 class _Cached:
     version: ServerVersion  # the server's own version these were read at (or newer)
@@ -120,6 +155,8 @@ class _Cached:
     lookalikes_weight: int = 0  # its aliases' look-alike index's (`lookalike_weight`), once built
     # how search read its names at the last check of them (`find_mismatches`), for the next
     readings: NameReadings = field(default_factory=NameReadings)
+    # the alias box's answers, for `local` as it is (emptied when it is swapped)
+    answers: MissAnswers = field(default_factory=MissAnswers)
 
     @property
     def weight(self) -> int:
@@ -308,7 +345,10 @@ class ServerCache:
             return self._none()  # indexing the server's terms here would stall every server
 
     def _start_load(self, store: Store, scope: int, base: SearchIndex) -> asyncio.Future[_Cached]:
-        loading = asyncio.ensure_future(self._load(store, scope, deadline=self.read_deadline))
+        # Shared by every request of this server (a /define joins a read a moderator's change
+        # began): bounded by no change's WRITE_WAIT, only by `read_deadline`.
+        with store.for_everyone():
+            loading = asyncio.ensure_future(self._load(store, scope, deadline=self.read_deadline))
         self._loading[scope] = mine = (base, loading)
 
         def done(finished: asyncio.Future[_Cached]) -> None:
@@ -429,6 +469,15 @@ class ServerCache:
             if least is None:
                 break
             self.forget(least)
+
+    def miss_answers(self, scope: int, local: LocalGlossary) -> MissAnswers:
+        """The alias box's answers for this server's glossary `local` (as `local` returned):
+        kept with it while it is the one cached, a new empty one else (a glossary the cache no
+        longer holds keeps nothing)."""
+        cached = self._servers.get(scope)
+        if cached is None or cached.local is not local:
+            return MissAnswers()
+        return cached.answers
 
     def indexed_servers(self) -> int:
         """How many servers' compiled glossaries with an index of their own are kept."""
@@ -890,6 +939,8 @@ class ServerCache:
             current = self._servers.get(scope)
             if current is not None and current.local is local:
                 current.local = updated
+                if updated is not local:  # its meaning stage may answer a miss now
+                    current.answers = MissAnswers()
             if not embedded and updated is local:
                 break  # nothing to do here (the cache could not keep them): no busy loop
         if vectors is not None and total:

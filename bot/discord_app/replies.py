@@ -9,6 +9,7 @@ ephemerally, and the original message stays as it was.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import re
 import time
@@ -332,14 +333,27 @@ def _not_out(status: int | None) -> str:
     return "its request was not out yet: the bot or its connection held up"
 
 
+def answering(client: GlossaryBot) -> contextlib.AbstractContextManager[None]:
+    """The block's reads and writes of the bot's store bounded by WRITE_WAIT from now
+    (`Store.answering`): a moderator's reads around a change (a list, a cap, the next
+    suggestion) are told `NotInTime` within it, as the change is; a bound already set (a
+    command bounded as a whole) holds. Nothing without a store."""
+    store = client.state.store
+    return store.answering() if store is not None else contextlib.nullcontext()
+
+
 async def through_the_stop(client: GlossaryBot, work: Awaitable[T]) -> T | None:
     """`work` (a write and the answer to give of it) to its end, though a stop cancels this task
     at its deadline for answers: the write is one transaction that commits on (shielded), so a
     member whose write ended after that deadline heard nothing, written or not. Every write
     whose answer follows it goes through here (a form, a confirm, an import). Cancelled by a
     stop, `work` is waited for until ANSWER_SECONDS before the stop's last deadline (`close`
-    waits for this task until then, the connection still open); None if not done by then."""
-    task = asyncio.ensure_future(work)
+    waits for this task until then, the connection still open); None if not done by then.
+    Its reads and writes are bounded by WRITE_WAIT (`Store.answering`): a database that hangs
+    is said in seconds, as nothing written (`NotInTime`), not after minutes."""
+    with answering(client):
+        task = asyncio.ensure_future(work)  # its own copy of the bound, from now (or the
+        # command's, begun earlier: `answering`)
     try:
         return await asyncio.shield(task)
     except asyncio.CancelledError:

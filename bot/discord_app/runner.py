@@ -174,11 +174,13 @@ async def _try_open(settings: Settings) -> Store | Exception:
     """The database, or why it did not open. A database written by a newer version (or by
     another program) is refused, untouched: raised."""
     try:
-        return await Store.open(settings.database_location)
+        store = await Store.open(settings.database_location)
     except (SchemaTooNew, NotAGlossaryDatabase):
         raise
     except Exception as exc:
         return exc
+    store.write_wait = settings.write_wait
+    return store
 
 
 def _waits_for(settings: Settings, error: Exception, stop: asyncio.Event) -> bool:

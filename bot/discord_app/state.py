@@ -386,7 +386,8 @@ class BotState:
         # it: a read that comes in late still fills the count for the next card.
         reading = self._count_reads.get(key)
         if reading is None:
-            reading = asyncio.ensure_future(self.store.lookup_count(scope, entry_id))
+            with self.store.for_everyone():  # every card's: bounded by no change's WRITE_WAIT
+                reading = asyncio.ensure_future(self.store.lookup_count(scope, entry_id))
             self._count_reads[key] = reading
             reading.add_done_callback(functools.partial(self._counted, key, now))
         try:

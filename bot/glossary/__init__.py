@@ -77,6 +77,7 @@ def _inspect(
     from bot.glossary.kinds import read_kinds
     from bot.glossary.merge import merge_sources
     from bot.glossary.models import Glossary
+    from bot.glossary.other_senses import read_other_senses
     from bot.glossary.problems import Problem
     from bot.glossary.sources import read_sources
 
@@ -86,8 +87,9 @@ def _inspect(
     sources = read_sources(folders, problems)
     asked_as = read_asked_as(folders, problems)
     kinds = read_kinds(folders, problems)
+    senses = read_other_senses(folders, problems)
     stage(f"check: merging {len(sources):,} sources")
-    entries, lines = merge_sources(sources, asked_as, problems, kinds)
+    entries, lines = merge_sources(sources, asked_as, problems, kinds, senses)
     files = {s.info.key: s.location for s in sources}
     stage(f"check: checking {len(entries):,} entries")
     problems.extend(check_entries(entries, files, lines))
@@ -136,7 +138,7 @@ def _same_folder(path: Path, folder: Path) -> bool:
 
 def _without_echoes(problems: list[Problem], sources: Sequence[SourceData]) -> list[Problem]:
     """`problems` with the echoes of a glossary file that could not be read folded into one
-    line under its error: every kind, "asked as" table and related id naming one of its entries
+    line under its error: every kind, "asked as" or other-senses table and related id naming one of its entries
     "names no entry" (one smart quote in the foundations file made 279 of them, and cut the
     reload's log line before any other). A reference to an id or name that the file's text
     (and its curation's) does not hold is no echo of it: those are named, in one line after."""

@@ -59,12 +59,12 @@ def import_cap(max_terms: int = MAX_TERMS, max_text_bytes: int = MAX_TEXT_BYTES)
 # Structure costs the parser by the item, whatever the file's size (rtoml: 0.06 s for 100,000
 # tables, keys or arrays; tomllib, before it, ten times that), and a long dotted key
 # ([a.a.a...]) is quadratic. Curated TOML needs a few of each per entry: more than that is
-# refused unparsed. An export writes up to 33 a term (13 keys, each a line, 3 of them lists, the
+# refused unparsed. An export writes up to 36 a term (14 keys, each a line, 4 of them lists, the
 # table's header and a blank line), and a term's text may hold brackets and "=" (Markdown links,
 # code), which are counted too: 50 a term lets any server's export back in.
 MAX_KEY_PARTS = 8
 TOML_ITEMS_PER_TERM = 50
-TOPIC_KEYS_PER_TERM = 25  # a topic has 14 keys at most; the bot never writes this format
+TOPIC_KEYS_PER_TERM = 25  # a topic has 15 keys at most; the bot never writes this format
 _KEY_PART = r"""(?:[A-Za-z0-9_-]+|"[^"\n]*"|'[^'\n]*')[ \t]*\.[ \t]*"""
 # The space after a bracket is matched only after one: two runs of spaces side by side made a
 # line of spaces quadratic to search (20,000 took 6 s, a 1 MiB file hours).
@@ -105,6 +105,7 @@ _TERM_FIELDS = (
     "plain",
     "keywords",
     "reference",
+    "other_senses",
 )
 
 

@@ -17,6 +17,7 @@ from bot.glossary.keys import compact, normalize, normalize_many
 from bot.glossary.kinds import KindFile, kinds_by_id
 from bot.glossary.models import Entry, SourceNote, SourceText
 from bot.glossary.names import NameIndex
+from bot.glossary.other_senses import Senses, senses_by_id
 from bot.glossary.problems import Problem, did_you_mean
 from bot.glossary.sources import SourceData
 
@@ -35,9 +36,11 @@ def merge_sources(
     asked_as: Phrasings,
     problems: list[Problem],
     kinds: KindFile | None = None,
+    senses: Senses | None = None,
 ) -> tuple[list[Entry], dict[str, int | None]]:
-    """The merged entries with their phrasings from `asked_as` and their kinds from `kinds` (by
-    id), and the line of each entry's leading record for problem reports."""
+    """The merged entries with their phrasings from `asked_as`, their kinds from `kinds` and
+    their other senses from `senses` (by id), and the line of each entry's leading record for
+    problem reports."""
     groups: dict[str, list[RawEntry]] = {}
     patterns = {s.info.key: AppSentences(s.app_sentences) for s in sources}
     for source in sources:
@@ -50,6 +53,12 @@ def merge_sources(
                 continue
             seen_in_file.add(raw.id)
             groups.setdefault(raw.id, []).append(raw)
+            if raw.other_senses:  # one home for the glossary's, checked there
+                message = (
+                    "otherSenses is a server term's field in a file of terms: a glossary "
+                    "entry's other senses are written in other-senses/*.toml"
+                )
+                problems.append(_problem(raw, "error", message))
 
     names = _name_index(groups)
     verbatim = {s.info.key for s in sources if s.verbatim}
@@ -57,6 +66,7 @@ def merge_sources(
     phrasings = phrasings_by_id(groups, asked_as, problems)
     problems.extend(phrasings_naming_others(asked_as, names))
     kind_of = kinds_by_id(groups, kinds if kinds is not None else KindFile(), problems)
+    senses_of = senses_by_id(groups, senses if senses is not None else Senses(), problems)
     entries = [
         _merge_group(
             entry_id,
@@ -64,7 +74,7 @@ def merge_sources(
             patterns,
             names,
             groups.keys(),
-            (phrasings.get(entry_id, ()), kind_of.get(entry_id)),
+            (phrasings.get(entry_id, ()), kind_of.get(entry_id), senses_of.get(entry_id, ())),
             problems,
         )
         for entry_id, group in groups.items()
@@ -126,11 +136,11 @@ def _merge_group(
     patterns: dict[str, AppSentences],
     names: NameIndex[str],
     ids: Collection[str],
-    curated: tuple[tuple[str, ...], str | None],  # asked-as phrasings and kind
+    curated: tuple[tuple[str, ...], str | None, tuple[str, ...]],  # asked as, kind, senses
     problems: list[Problem],
 ) -> Entry:
     lead = group[0]
-    asked_as, kind = curated
+    asked_as, kind, other_senses = curated
     notes: list[SourceNote] = []
 
     def clean(raw: RawEntry, field: str, text: str | None) -> str | None:
@@ -202,6 +212,7 @@ def _merge_group(
         notes=tuple(notes),
         asked_as=asked_as,
         kind=kind,
+        other_senses=other_senses,
         sources=tuple(
             SourceText(**{name: getattr(r, name) for name in SourceText.__slots__}) for r in group
         ),

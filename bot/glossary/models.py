@@ -221,6 +221,7 @@ class Entry(Frozen):
         "notes",
         "asked_as",
         "kind",
+        "other_senses",
         "sources",
     )
     id: str  # stable slug, e.g. "kv-cache"
@@ -241,6 +242,9 @@ class Entry(Frozen):
     notes: tuple[SourceNote, ...]  # app-specific sentences, shown attributed to their source
     asked_as: tuple[str, ...]  # how people describe it without its name (for search only)
     kind: str | None  # tool, model, method or concept (kinds.toml; for search only), None unknown
+    # what its plain-word name means outside the field ("an electrical transformer on a utility
+    # pole"): other-senses/*.toml, or a server term's own (for search only)
+    other_senses: tuple[str, ...]
     sources: tuple[SourceText, ...]  # primary first
 
     def __init__(
@@ -264,6 +268,7 @@ class Entry(Frozen):
         notes: tuple[SourceNote, ...] = (),
         asked_as: tuple[str, ...] = (),
         kind: str | None = None,
+        other_senses: tuple[str, ...] = (),
         sources: tuple[SourceText, ...],
     ) -> None:
         if not sources:
@@ -286,6 +291,7 @@ class Entry(Frozen):
         _set(self, "notes", notes)
         _set(self, "asked_as", asked_as)
         _set(self, "kind", kind)
+        _set(self, "other_senses", other_senses)
         _set(self, "sources", sources)
 
     @property

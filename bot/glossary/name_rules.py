@@ -100,16 +100,36 @@ def _in_latin_letters(text: str) -> str:
 
 
 def _hidden(text: str) -> bool:
-    # Printable text (in Python's sense: no character of a category C, Z but " ") has none of
-    # the unshown categories: without a hiding character (none is ASCII), passes in C settle it
-    # (nearly every text).
+    return _first_hidden(text) is not None
+
+
+def _first_hidden(text: str) -> int | None:
+    """Where in `text` the first character is that shows nothing or turns text around, or None.
+    Printable text (in Python's sense: no character of a category C, Z but " ") has none of
+    the unshown categories: without a hiding character (none is ASCII), passes in C settle it
+    (nearly every text)."""
     if text.isprintable() and (text.isascii() or _HIDING.isdisjoint(text)):
-        return False
-    return any(
-        (ch in _HIDING or unicodedata.category(ch) in _UNSHOWN_CATEGORIES)
-        and not _in_emoji(text, i)
-        for i, ch in enumerate(text)
+        return None
+    return next(
+        (
+            i
+            for i, ch in enumerate(text)
+            if (ch in _HIDING or unicodedata.category(ch) in _UNSHOWN_CATEGORIES)
+            and not _in_emoji(text, i)
+        ),
+        None,
     )
+
+
+def _which_hidden(text: str, i: int) -> str:
+    """The hidden character at `text[i]` named, and after which word, for a person to find it:
+    "U+200B ZERO WIDTH SPACE, after “in”". Only a word is quoted (letters and digits), so the
+    words around it (a mention, markup) are never repeated."""
+    ch = text[i]
+    name = unicodedata.name(ch, "a control character")
+    word = re.search(r"(\w+)\W*$", text[max(0, i - 40) : i])
+    where = f"after “{word[1][-20:]}”" if word else "first" if not text[:i].strip() else ""
+    return f"U+{ord(ch):04X} {name}" + (f", {where}" if where else "")
 
 
 def name_refusal(text: str, subject: str = "A name") -> str | None:
@@ -201,8 +221,10 @@ def text_refusal(text: str, subject: str = "The text") -> str | None:
     direction characters; line breaks and tabs are fine), ping or look like a ping, or carry
     Discord markup. Links and Markdown are the writer's to use."""
     text = unicodedata.normalize("NFKC", text)
-    if _hidden(text.replace("\n", " ").replace("\t", " ")):
-        return f"{subject} cannot contain control, invisible or direction characters."
+    hidden = _first_hidden(text.replace("\n", " ").replace("\t", " "))
+    if hidden is not None:  # which, and where: a person cannot see it (outsider77)
+        which = _which_hidden(text, hidden)
+        return f"{subject} cannot contain control, invisible or direction characters ({which})."
     if "@" not in text and "<" not in text:  # what both patterns need (look-alikes are letters)
         return None
     latin = _in_latin_letters(text)

@@ -252,3 +252,29 @@ class LineFinder:
         if not lines:
             return None
         return lines[min(occurrence, len(lines) - 1)]
+
+
+IMPORTED = "import"  # the `source` the readers are given for a server's imported file
+_ORDINALS = ("first", "second", "third", "fourth", "fifth")
+
+
+def entry_label(item: object, position: int, place: str, copy: int, source: str) -> str:
+    """What a file's problem lines call one of its entries (`item`, the `position`th, a
+    `place`: "entry" or "topic"), one rule for a format's every line: an import's (a server's
+    file, read by a moderator, for whom a term is its title, `/term edit`'s and the card's) by
+    its title, else its id; `check`'s (the data's maintainers, whose references are ids) by
+    its id, else its title; an entry with neither by its place ("entry #3"). An entry whose id
+    an earlier one has (`copy`: how many had it) is told apart from it: "Zorb (the second entry
+    with id zorb)", so a copy's problems do not read as the first's listed twice."""
+    fields = item if isinstance(item, dict) else {}
+    given = [fields.get(key) for key in ("title", "id")]
+    if source != IMPORTED:
+        given.reverse()
+    label = next((v for v in given if isinstance(v, str) and v.strip()), f"{place} #{position}")
+    entry_id = fields.get("id")
+    if copy and isinstance(entry_id, str):
+        nth = _ORDINALS[copy] if copy < len(_ORDINALS) else f"{copy + 1}th"
+        if label == entry_id:
+            return f"{label} (the {nth} entry with this id)"
+        return f"{label} (the {nth} entry with id {entry_id})"
+    return label

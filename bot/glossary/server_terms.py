@@ -54,6 +54,7 @@ from bot.glossary.name_rules import (
     markup_refusal,
     name_refusal,
 )
+from bot.glossary.other_senses import sense_problems
 from bot.glossary.slug import SLUG_PATTERN, slugify
 from bot.sizes import said_sizes
 
@@ -109,6 +110,7 @@ FIELD_LABELS: Mapping[str, str] = {
     "plain": "In plain words",
     "keywords": "Keywords",
     "reference": "Reference",
+    "other_senses": "Other senses",
     "id": "Id",
     "file": "File",
     "terms": "Terms",
@@ -154,6 +156,9 @@ class ServerTerm(BaseModel):
     keywords: tuple[str, ...] = ()
     related: tuple[str, ...] = ()
     reference: str | None = None
+    # What the term's name means outside this server's subject ("an army tank" for a raid's
+    # Tank): a question leaning to one of them gets no card for it (`Entry.other_senses`).
+    other_senses: tuple[str, ...] = ()
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -175,7 +180,9 @@ class TermDraft:
     """What a moderator typed: the modal's five fields and the command's options.
 
     `other_names` and `related` are comma- or newline-separated; related terms are named by
-    title, other name or id, of this server's terms or of the bundled glossary.
+    title, other name or id, of this server's terms or of the bundled glossary. `other_senses`
+    (the commands' option: the modal holds five inputs, all taken) is ";"-separated, as a sense
+    may hold commas ("a fish tank, an aquarium").
     """
 
     title: str
@@ -186,6 +193,7 @@ class TermDraft:
     category: str | None = None
     acronym: str | None = None
     summary: str | None = None
+    other_senses: str = ""
 
     @classmethod
     def of(cls, term: ServerTerm, glossary: Glossary) -> TermDraft:
@@ -200,6 +208,7 @@ class TermDraft:
             category=term.category,
             acronym=term.acronym,
             summary=term.summary,
+            other_senses=SENSE_SEPARATOR.join(term.other_senses),
         )
 
 
@@ -251,6 +260,7 @@ def check_draft(
             "category": draft.category,
             "acronym": draft.acronym,
             "summary": draft.summary,
+            "other_senses": split_senses(draft.other_senses),
         },
         related=split_list(draft.related),
         label=draft.title.strip(),
@@ -289,6 +299,15 @@ _FILE_ONLY = ("importance", "plain", "keywords", "reference")
 def split_list(text: str) -> list[str]:
     """ "a, b\nc" -> ["a", "b", "c"]."""
     return [part.strip() for part in _LIST_SEPARATORS.split(text) if part.strip()]
+
+
+SENSE_SEPARATOR = "; "
+
+
+def split_senses(text: str) -> list[str]:
+    """ "an army tank; a fish tank, an aquarium" -> ["an army tank", "a fish tank, an
+    aquarium"]: other senses are ";"-separated (or a line each), as one may hold a comma."""
+    return [part.strip() for part in re.split(r"[;\n]", text) if part.strip()]
 
 
 def check_candidates(
@@ -406,6 +425,8 @@ def _check_set(
         _fill_category(fields, target, default_category, report)
         _check_like_bundled(fields, report)
         _check_fits_form(fields, candidate.related, report)
+        for message in sense_problems(_as_tuple(fields.get("other_senses"))):
+            report("other_senses", message)
         taken = ids | (meant - {candidate.preferred_id})
         term_id = _assign_id(candidate.preferred_id, fields, target, bundled, taken)
         ids.add(term_id)
@@ -1129,6 +1150,8 @@ def overlay_entry(
             "keywords": tuple(unique((*own.keywords, *bundled.keywords))),
             "related": tuple(r for r in unique(related) if r != bundled.id),
             "reference": own.reference,
+            # the server's senses of its word, and the glossary's of the entry's
+            "other_senses": tuple(unique((*own.other_senses, *bundled.other_senses))),
             "sources": (*own.sources, *bundled.sources),
         }
     )
@@ -1167,6 +1190,7 @@ def _entry_of(
         keywords=_as_tuple(fields.get("keywords")),
         related=tuple(related),
         reference=text("reference"),
+        other_senses=_as_tuple(fields.get("other_senses")),
         sources=(
             SourceText(
                 source=source_key,

@@ -100,6 +100,8 @@ from bot.search.query import (
     STOPWORDS,
     WEIGHING,
     alternatives,
+    asked_at_end,
+    asked_beside_setting,
     asked_clause,
     asked_first,
     asked_in_setting,
@@ -148,6 +150,8 @@ from bot.search.query import (
     without_framing,
     without_speaker,
     without_versions,
+    worked_with,
+    written_with_version,
 )
 from bot.search.questions import LONG_NAME, QuestionRules, Typo, points_back
 from bot.search.ranking import (
@@ -169,8 +173,9 @@ from bot.search.ranking import (
     description_score,
     keep_strongest,
 )
+from bot.search.remembered import one_search
 from bot.search.results import Choice, SearchResult, Strategy, Suggestion, TermMention
-from bot.search.senses import has_other_senses, read_in_other_sense, says_enough
+from bot.search.senses import read_in_other_sense, says_enough
 from bot.search.server_aliases import NO_ALIASES, ServerAliases, search_keys
 from bot.search.terms import ALL_WORDS, Found, find_mentions
 
@@ -437,61 +442,67 @@ class SearchIndex:
         as typed. `start_only`: no question asked outright past the first `MAX_QUERY`
         characters is looked for (`_asked_outright_carded`): a reply under the bot's card that
         names it only by its ping is read at its start alone."""
-        text = query[:MAX_TEXT]
-        overlay = self.server_aliases(overlay)  # compiled once: each chat word asks it
-        # a fence's lines are read, not joined; a word this server uses as a name stays one
-        said = plain_chat(without_chat_markup(text), lambda w: self._names_outright(w, overlay))
-        if said != text and self._names_outright(text, overlay):
-            said = text  # a name as typed ("❤️ zorb", a server's alias) is no chat to read plain
-        # ML shorthand alone ("attn", "quant") is the name it shortens, where that is a whole
-        # name ("mem" stays: "memory" only starts Memory Systems, and a server may alias it)
-        long = SHORTHAND.get(said.strip().lower())
-        if long and self._is_name(compact(long)) and not self._names_outright(said, overlay):
-            said = long
-        said = spelled_versus(said)  # "gguf/safetensors which one": the sign read as "vs"
-        result = self._search(said, overlay)
-        result = self._asked_over_setting(result, overlay)
-        result = self._product_setting_read(result, overlay)
-        result = self._asked_outright_carded(
-            result, said[:MAX_QUERY] if start_only else said, overlay
-        )
-        normalized = result.normalized_query
-        answered = result.entry is not None or result.status == "suggest"
-        compares = answered and not PAIRING.isdisjoint(normalized.split())
-        # the comparison the text or its scene makes (as `QuestionRules.read` reads it), or
-        # the whole text's conversion
-        core = typed_core(normalized, said) if compares else ""
-        sides = compared_sides(said, normalized, core, asked_clause(said)) if compares else None
-        pair = sides or (conversion(core) if compares else None)
-        side = cache(lambda text: self._search(text, overlay))  # each side searched once
-        if sides and result.entry is None:
-            result = self._first_side_carded(result, sides, side)
-        if sides and result.entry is not None:
-            result = self._compared_off_field(result, said, sides, side)
-        if pair and result.entry is not None:
-            offer = _side_offered(side(pair[1]), pair[1])
-            if offer is not None and offer.id != result.entry.id:
-                led = _led_by(offer, result.suggestions)
-                result = replace(result, suggestions=led, other_side=offer.id)
-        if pair is None and result.entry is not None:
-            result = self._other_name_pointed_at(result, said, overlay)
-        result = self._first_listed_carded(result, query[:MAX_QUERY])
-        result = self._offer_carded(result, query)
-        result = self._remedy_carded(result)
-        result = self._other_sense_offered(result)
-        result = self._offers_filled(result)  # after every card decision: offers only
-        result = self._name_written(result)
-        if said != query:
-            as_typed = normalize(without_chat_markup(query[:MAX_QUERY]))
-            translated = said != text and english_terms(text) != text
-            result = replace(result, query=query, normalized_query=as_typed, translated=translated)
-        if result.strategy == "server-alias" and result.entry is not None:
-            position = self.positions.get(result.entry.id)
-            alias = (
-                None if position is None else overlay.written_in(position, result.normalized_query)
+        with one_search():  # a text embedded once a search (bot/search/remembered.py)
+            text = query[:MAX_TEXT]
+            overlay = self.server_aliases(overlay)  # compiled once: each chat word asks it
+            # a fence's lines are read, not joined; a word this server uses as a name stays one
+            said = plain_chat(without_chat_markup(text), lambda w: self._names_outright(w, overlay))
+            if said != text and self._names_outright(text, overlay):
+                said = text  # a name as typed ("❤️ zorb", a server's alias) is no chat to read plain
+            # ML shorthand alone ("attn", "quant") is the name it shortens, where that is a whole
+            # name ("mem" stays: "memory" only starts Memory Systems, and a server may alias it)
+            long = SHORTHAND.get(said.strip().lower())
+            if long and self._is_name(compact(long)) and not self._names_outright(said, overlay):
+                said = long
+            said = spelled_versus(said)  # "gguf/safetensors which one": the sign read as "vs"
+            result = self._search(said, overlay)
+            result = self._asked_over_setting(result, overlay)
+            result = self._product_setting_read(result, overlay)
+            result = self._asked_beside_named(result, said, overlay)
+            result = self._asked_outright_carded(
+                result, said[:MAX_QUERY] if start_only else said, overlay
             )
-            result = replace(result, matched=alias)
-        return result
+            normalized = result.normalized_query
+            answered = result.entry is not None or result.status == "suggest"
+            compares = answered and not PAIRING.isdisjoint(normalized.split())
+            # the comparison the text or its scene makes (as `QuestionRules.read` reads it), or
+            # the whole text's conversion
+            core = typed_core(normalized, said) if compares else ""
+            sides = compared_sides(said, normalized, core, asked_clause(said)) if compares else None
+            pair = sides or (conversion(core) if compares else None)
+            side = cache(lambda text: self._search(text, overlay))  # each side searched once
+            if sides and result.entry is None:
+                result = self._first_side_carded(result, sides, side)
+            if sides and result.entry is not None:
+                result = self._compared_off_field(result, said, sides, side)
+            if pair and result.entry is not None:
+                offer = _side_offered(side(pair[1]), pair[1])
+                if offer is not None and offer.id != result.entry.id:
+                    led = _led_by(offer, result.suggestions)
+                    result = replace(result, suggestions=led, other_side=offer.id)
+            if pair is None and result.entry is not None:
+                result = self._other_name_pointed_at(result, said, overlay)
+            result = self._first_listed_carded(result, query[:MAX_QUERY])
+            result = self._offer_carded(result, query)
+            result = self._remedy_carded(result)
+            result = self._other_sense_offered(result)
+            result = self._offers_filled(result)  # after every card decision: offers only
+            result = self._name_written(result)
+            if said != query:
+                as_typed = normalize(without_chat_markup(query[:MAX_QUERY]))
+                translated = said != text and english_terms(text) != text
+                result = replace(
+                    result, query=query, normalized_query=as_typed, translated=translated
+                )
+            if result.strategy == "server-alias" and result.entry is not None:
+                position = self.positions.get(result.entry.id)
+                alias = (
+                    None
+                    if position is None
+                    else overlay.written_in(position, result.normalized_query)
+                )
+                result = replace(result, matched=alias)
+            return result
 
     def _offer_carded(self, result: SearchResult, query: str) -> SearchResult:
         """An offer whose first choice the calibrated model (`calibration.p_right`, fitted on
@@ -579,19 +590,20 @@ class SearchIndex:
         return card
 
     def _other_sense_offered(self, result: SearchResult) -> SearchResult:
-        """A card for a bundled entry whose name the text writes and no other entry's, where the
-        text and the text without the name (`REST_WORDS` words of its own, no "not") lean to
-        one of the entry's other senses (`other_senses.toml`: a
-        transformer on a power pole, a llama beside an alpaca, the attention line on a letter)
-        rather than to the entry (`senses.read_in_other_sense`), becomes an offer of it: the
-        last card decision, so whatever rule made the card, the word's sense is read once
-        (task offfield76)."""
+        """A card for an entry with other senses (`Entry.other_senses`: the glossary's
+        `other-senses/*.toml`, or a server term's own) whose name the text writes and no other
+        entry's, where the text and the text without the name (`REST_WORDS` words of its own, no
+        "not") lean to one of those senses (a transformer on a power pole, a llama beside an
+        alpaca, a game server's raid Tank asked of as an army tank) rather than to the entry
+        (`senses.read_in_other_sense`), becomes an offer of it: the last card decision, so
+        whatever rule made the card, the word's sense is read once (tasks offfield76, senses77)."""
         if result.entry is None or result.strategy is None:
             return result
-        if not has_other_senses(result.entry.id):
+        senses = result.entry.other_senses
+        if not senses:
             return result
         entry = self.positions.get(result.entry.id)
-        if entry is None or self._is_server_term(entry):
+        if entry is None:
             return result
         text = result.normalized_query
         found = self._names_in(text)
@@ -605,10 +617,15 @@ class SearchIndex:
         # the meaning stage last: a name alone ("define kv cache") builds no other stage
         semantic = self.semantic
         if semantic is None or not read_in_other_sense(
-            semantic, result.entry.id, entry, text, name.start, name.end
+            semantic, senses, entry, text, name.start, name.end, self._every_sense
         ):
             return result
         return _card_offered(result, result.entry, result.strategy)
+
+    def _every_sense(self) -> Iterable[tuple[str, ...]]:
+        """Each entry's other senses that has any (embedded together, the first time one is
+        read)."""
+        return (e.other_senses for e in self.entries if e.other_senses)
 
     def _asked_later_carded(
         self, result: SearchResult, text: str, overlay: Aliases
@@ -713,7 +730,14 @@ class SearchIndex:
         parts = asked_in_setting(result.normalized_query)
         if parts is None:
             return result
-        asked, setting = parts
+        return self._setting_swapped(result, *parts, overlay)
+
+    def _setting_swapped(
+        self, result: SearchResult, asked: str, setting: str, overlay: Aliases
+    ) -> SearchResult:
+        """`_asked_over_setting`'s swap: the card of `asked` searched alone, written out, where
+        the card is named in `setting` and it is not; the old card offered first."""
+        assert result.entry is not None
         own = self._search(asked, overlay)
         if own.entry is None or own.strategy not in _WRITTEN_OUT or own.entry == result.entry:
             return result
@@ -730,6 +754,69 @@ class SearchIndex:
             normalized_query=result.normalized_query,
             suggestions=(offer, *rest)[:MAX_SUGGESTIONS],
         )
+
+    def _asked_beside_named(
+        self, result: SearchResult, said: str, overlay: Aliases
+    ) -> SearchResult:
+        """A card for one name where the text asks about a second it writes beside it, the first
+        only where or with what the second is used (task names77). Three readings, each only
+        swapping a card, never making one: "how does X work in Y", "what does X do / change on
+        Y", "on Y: what does X change" (`query.asked_beside_setting`) as `_asked_over_setting`
+        reads "what is X in Y"; "serve / run / train / fine-tune X with / using Y"
+        (`query.worked_with`: the instrument Y named outright asked, where the card is named by
+        the verb's object, "serve llama 3 with vllm", "train transformers with adamw", and is no
+        tool; the verb's own entry stays, "fine tuning llama 3 with lora": Fine-Tuning);
+        and a short text (under `OUTRIGHT_CHARS`) whose last clause ends asking what a name is
+        with no clause break before it ("CUDA out of memory what is cuda", `query.asked_at_end`),
+        where no clause asks it alone (`_asked_later_carded`'s). The old card offered first."""
+        if result.entry is None or result.other_side is not None:
+            return result
+        normalized = result.normalized_query
+        parts = asked_beside_setting(normalized)
+        if parts is not None:
+            return self._setting_swapped(result, *parts, overlay)
+        server = self.server_aliases(overlay).found_by
+        worked = worked_with(normalized)
+        # a tool worked with something is asked about itself ("run llama.cpp with cuda", "run
+        # vllm with docker": what it is built or deployed with); a model or a method is the work
+        if worked is not None and result.entry.kind != "tool":
+            candidates, setting = worked
+            named = next(
+                (
+                    n
+                    for key in candidates
+                    if (n := self._named([compact(key)], (), server, False, other_number=False))
+                ),
+                None,
+            )
+            placed = {m.entry.id for m in self._mentions(setting, overlay, None, as_typed=False)}
+            if (
+                named
+                and result.entry.id in placed
+                and self.entries[named[0].entry].id not in placed
+            ):
+                return self._named_swapped(result, named)
+        if len(said) >= OUTRIGHT_CHARS or asked_outright(said):
+            return result
+        name = asked_at_end(said)
+        if name is None:
+            return result
+        named = self._named([compact(name)], (), server, False, other_number=False)
+        return self._named_swapped(result, named) if named else result
+
+    def _named_swapped(self, result: SearchResult, named: list[Named]) -> SearchResult:
+        """The card of the entry `named`, the old card offered first, where that is another entry
+        and one entry is named; else `result`."""
+        assert result.entry is not None
+        if self.positions[result.entry.id] == named[0].entry:
+            return result
+        card = self._answer_named(named, result.query, result.normalized_query)
+        if card.entry is None:
+            return result
+        offer = Suggestion(
+            result.entry.id, result.entry.title, result.score, result.strategy or "semantic"
+        )
+        return replace(card, suggestions=_led_by(offer, card.suggestions))
 
     @cached_property
     def _products(self) -> dict[str, int]:
@@ -1008,6 +1095,32 @@ class SearchIndex:
             normalized = re.sub(rf"(?<!\w){re.escape(word)}(?!\w)", title, normalized)
         return normalized
 
+    def _forms_spelled(self, normalized: str, names_in: NamesIn) -> str:
+        """`normalized` with each name written only as a form no common-English list holds
+        (`find_mentions` reads "quantised", "unlearned", "finetune" by the noun they are a
+        form of) written as its entry's title, for the meaning to read, as a typo is fixed: the
+        encoder reads "my quantised model" far from Quantization, "my quantization model" near
+        it. Read where the question rules read no subject (`search`), and not where the text
+        writes another name as it is (the form may qualify it: "the perplexity of a quantized
+        model"), nor a form of a common word (`_inflects_common`: "embedded", "aligned",
+        "distill"): that is as often its everyday sense, which the meaning tells apart (task
+        verbs77)."""
+        forms = []
+        for found in names_in(normalized):
+            said = normalized[found.start : found.end]
+            key = compact(said)
+            if any(self.names.lookup(k) for k in (key, *plural_variants(key))):
+                # another name written as it is: the form may only qualify it ("the perplexity
+                # of a quantized model"), and the meaning reads the name written
+                return normalized
+            if " " not in said and key and not _inflects_common(key):
+                forms.append(found)
+        spelled = normalized
+        for found in reversed(forms):
+            title = normalize(self.entries[found.entry].title)
+            spelled = f"{spelled[: found.start]}{title}{spelled[found.end :]}"
+        return spelled
+
     def _chat_names_spelled(self, normalized: str, names_in: NamesIn, subject: int) -> str:
         """`normalized` with the question's subject, where it is written in a chat form, spelled
         out for the meaning to read: run together ("kvcache") as the glossary spaces it ("kv
@@ -1161,6 +1274,8 @@ class SearchIndex:
                 *([slip] if slip is not None else []),
             ]
             meant = self._typos_fixed(meant, fixed)
+            if subject is None:  # a subject read: the rules weigh its name (`named_rank`)
+                meant = self._forms_spelled(meant, names_in)
             if subject is not None:  # "what temp should i use": "what temperature ..."
                 meant = self._chat_names_spelled(meant, names_in, subject[0])
             unframed = without_framing(meant)  # "our soccer parents asked which ...": who asks
@@ -1882,6 +1997,10 @@ class SearchIndex:
         plain = plain and not in_capitals(self.entries[entry], written)
         # "flash attn" is read "flash attention": FlashAttention, a coinage, however common its parts
         plain = plain and not coinage_split(self.entries[entry], written)
+        # "is cuda 12.4 worth upgrading to", "is gpt2 still worth studying": an acronym or coinage
+        # written with its version names the software or model, whatever the rest's words
+        if not plain and written_with_version(text, name.start, name.end):
+            return result
         alone = all(m.entry == entry for m in found)  # another entry named is the field's
         # an entry the meaning does not rank is at most as near as its last
         cosine = dict(similar).get(entry, similar[-1][1] if similar else 0.0)
@@ -2850,6 +2969,18 @@ def _voted_where_moved(
     if voted and whole and voted[0][0] != whole[0][0]:
         return voted, said
     return whole, None
+
+
+def _inflects_common(word: str) -> bool:
+    """Is `word`, or another inflection of it, a common English word ("distill": "distilled";
+    "watermarks": "watermark")? Then it is as often said in its everyday sense ("can you distill
+    the main points of this book"). Candidates, most no words at all."""
+    bases = {word}
+    for ending in ("ing", "ed", "es", "s", "d"):
+        if word.endswith(ending) and len(word) - len(ending) >= 3:
+            bases.add(word[: -len(ending)])
+    endings = ("", "e", "s", "es", "d", "ed", "ing")
+    return any(is_common(base + ending) for base in bases for ending in endings)
 
 
 def _clause_read_alone(asked: str) -> bool:

@@ -1006,6 +1006,20 @@ def without_versions(core: str, is_name: Callable[[str], bool]) -> str:
     return " ".join(kept) or core
 
 
+def written_with_version(text: str, start: int, end: int) -> bool:
+    """Is the name written at `text[start:end]` (normalized) written with its version: a number
+    of one or two digits joined to it ("gpt2", "llama3", "flashattention2"), or a dotted version
+    after it ("cuda 12.4", "python 3.11": "12 4" once normalized) or one led by "v" ("gguf v3")?
+    A lone number after a name may be a count or a season ("mlp 4", "ppo 2"), a four-digit one a
+    year; a dotted version is software's or a model's (task offer77)."""
+    if re.search(r"[a-z]\d{1,2}$", text[start:end]):
+        return True
+    after = text[end:].split()[:2]
+    if after and re.fullmatch(r"v\d{1,2}", after[0]):
+        return True
+    return len(after) == 2 and all(re.fullmatch(r"\d{1,2}", w) for w in after)
+
+
 # A version that is a parameter count, "7b" or "8x7b": a language model's size.
 _PARAMETER_COUNT = re.compile(r"\d+(?:x\d+)?b")
 
@@ -1630,3 +1644,80 @@ def asked_outright(text: str) -> list[str]:
             if name not in asked:
                 asked.append(name)
     return asked
+
+
+# A name asked beside a second name, the tool, model or product it is used with (task names77):
+# "how does quantization work in llama.cpp", "what does temperature do on llama.cpp" (the thing
+# asked, then where), "on llama.cpp: what does temperature change" (the place first, a verb of
+# what the thing does), "serve llama 3 with vllm", "train transformers with adamw" (a verb of
+# working a model and the instrument it is worked with: the instrument asked, the verb's object
+# the setting).
+_WORKS_IN_SETTING = re.compile(
+    r"^(?:(?:so|ok|hey|and) )?(?:"
+    rf"how (?:does|do|is|are) {_DET}(?P<a>{_WORDS}) work"
+    rf"|what (?:does|do) {_DET}(?P<b>{_WORDS}) (?:do|change|control|affect)"
+    r") (?:in|on|inside|within|with|for) (?P<setting>.+)$"
+)
+_ON_SETTING_THEN_ASKED = re.compile(
+    rf"^(?:(?:so|ok|hey|and) )?on (?P<setting>{_WORDS}) (?:"
+    rf"what(?: is|'s|’s|s| s| are) {_DET}(?P<a>{_WORDS})"
+    rf"|what (?:does|do) {_DET}(?P<b>{_WORDS}) (?:do|mean|change|control|affect)"
+    rf"|how (?:does|do|is|are) {_DET}(?P<c>{_WORDS}) work"
+    r")(?: (?:exactly|actually|really|again))?$"
+)
+_WORKING = (
+    r"(?:serv(?:e|es|ing)|run(?:s|ning)?|host(?:s|ing)?|deploy(?:s|ing)?|train(?:s|ing)?"
+    r"|fine ?tun(?:e|es|ing)|quanti[sz](?:e|es|ing))"
+)
+_WORKED_WITH = re.compile(
+    rf"(?<![^ ]){_WORKING} (?P<setting>(?!with |using |via )[^ ]+(?: [^ ]+){{0,3}}?)"
+    r" (?:with|using|via) (?:(?:a|an|the) )?(?P<asked>[^ ]+(?: [^ ]+){0,2})"
+)
+
+
+def asked_beside_setting(normalized: str) -> tuple[str, str] | None:
+    """(what is asked about, where it is used) of "how does X work in Y", "what does X do on Y",
+    "on Y what does X change" (X of up to four words), else None."""
+    found = _WORKS_IN_SETTING.match(normalized) or _ON_SETTING_THEN_ASKED.match(normalized)
+    if found is None:
+        return None
+    asked = next(found[group] for group in "abc" if group in found.re.groupindex and found[group])
+    return asked, found["setting"]
+
+
+def worked_with(normalized: str) -> tuple[list[str], str] | None:
+    """([the instrument's first three, two and one words], what it works) of the first "serve /
+    run / host / deploy / train / fine-tune / quantize X with / using / via Y" (X of up to four
+    words, the verb left out), else None."""
+    found = _WORKED_WITH.search(normalized)
+    if found is None:
+        return None
+    words = found["asked"].split()
+    return [" ".join(words[:n]) for n in range(len(words), 0, -1)], found["setting"]
+
+
+# A short text's last clause ending in a question what a thing is with no clause break before it
+# ("CUDA out of memory what is cuda", 'i got "CUDA out of memory" what is cuda even'), or with a
+# word `_ASKED_OUTRIGHT` does not take after the thing ("what is the vae there") (task names77).
+_AFTER_ASKED = frozenset({"there", "here", "then", "anyway", "though", "tho", "lol", "exactly"})
+
+
+def asked_at_end(text: str) -> str | None:
+    """The thing the (raw) text's last clause asks outright what it is from its last "what" on
+    (`_ASKED_OUTRIGHT`, a word of `_AFTER_ASKED` after the thing left out), else None."""
+    if "what" not in text.lower():
+        return None
+    clauses = [clause for clause, _ in _clauses_read(text) if clause]
+    if not clauses:
+        return None
+    words = clauses[-1].split()
+    starts = [i for i, word in enumerate(words) if word in ("what", "whats", "what's")]
+    if not starts:
+        return None
+    asked = words[starts[-1] :]
+    while len(asked) > 2 and asked[-1] in _AFTER_ASKED:
+        asked = asked[:-1]
+    found = _ASKED_OUTRIGHT.fullmatch(" ".join(asked))
+    if found is None:
+        return None
+    return found.group("name") or found.group("meant") or found.group("told")

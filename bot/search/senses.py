@@ -1,13 +1,14 @@
-"""An entry's plain-word name read in one of its other senses (task offfield76, issue #12).
+"""An entry's plain-word name read in one of its other senses (tasks offfield76 and senses77,
+issue #12).
 
 "what is a transformer on a power pole" writes the Transformers entry's name, yet asks about the
 power grid; "where does the attention line go on a business letter", "difference between a llama
 and an alpaca" the same. The everyday checks (`bot.search.everyday`) read the rest of a sentence
 against the field as a whole or against broad settings (a school, a game); a word's other sense
 is narrower than that, and a rest like "on a power pole" is near neither. So each such entry
-names its other senses in data (`other_senses.toml`, a few words each, written from general
-knowledge), and a card is offered instead where the text, and the text without the name, lean
-to one of those senses rather than to the entry: the two leads (best sense cosine minus the
+names its other senses in data (`Entry.other_senses`: the glossary's `other-senses/*.toml`, or
+a server term's own, a few words each, written from general knowledge), and a card is offered
+instead where the text, and the text without the name, lean to one of those senses rather than to the entry: the two leads (best sense cosine minus the
 entry's best row cosine, for each text) summed reach `SENSE_LEAD`. Reading both guards both
 ways: the whole text alone follows the name ("can someone explain transformers like im 5" is a
 little nearer the cartoons than the entry), the rest alone follows what is said around it ("ok
@@ -17,10 +18,8 @@ stays under the bar where the field is asked, and the two together clear it wher
 
 from __future__ import annotations
 
-import tomllib
 import weakref
-from functools import cache
-from pathlib import Path
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -29,7 +28,6 @@ if TYPE_CHECKING:
 
     from bot.search.semantic import SemanticIndex
 
-OTHER_SENSES = Path(__file__).with_name("other_senses.toml")
 # How far, summed over the whole text and the text without the name, the best other sense must
 # lead the entry. Set on the tuning slices' cards for the 38 entries with senses (660 cards, 210
 # writing the name beside other words): the off-topic ones caught sum 0.17-1.02; the highest
@@ -40,21 +38,13 @@ SENSE_LEAD = 0.13
 # "what is llama and who made it", "eli5 what attention is pls" say too little to judge.
 REST_WORDS = 2
 
-_vectors: weakref.WeakKeyDictionary[SemanticIndex, dict[str, npt.NDArray[np.float32]]] = (
-    weakref.WeakKeyDictionary()
-)
+# Sense lists kept embedded for one bundled index (and the servers' indexes over it): the
+# bundled entries' few dozen and every server term's; past this many the kept ones are let go
+# and embedded again as asked for (a server's edits leave its old lists behind).
+MAX_KEPT = 4096
 
-
-@cache
-def other_senses() -> dict[str, tuple[str, ...]]:
-    """Each entry id's other senses, as written in `other_senses.toml`."""
-    with OTHER_SENSES.open("rb") as f:
-        table = tomllib.load(f)
-    return {entry_id: tuple(value["senses"]) for entry_id, value in table.items()}
-
-
-def has_other_senses(entry_id: str) -> bool:
-    return entry_id in other_senses()
+Vectors = dict[tuple[str, ...], "npt.NDArray[np.float32]"]
+_vectors: weakref.WeakKeyDictionary[SemanticIndex, Vectors] = weakref.WeakKeyDictionary()
 
 
 def _rest(text: str, start: int, end: int) -> str | None:
@@ -75,34 +65,53 @@ def says_enough(text: str, start: int, end: int) -> bool:
 
 
 def read_in_other_sense(
-    semantic: SemanticIndex, entry_id: str, position: int, text: str, start: int, end: int
+    semantic: SemanticIndex,
+    senses: tuple[str, ...],
+    position: int,
+    text: str,
+    start: int,
+    end: int,
+    every: Callable[[], Iterable[tuple[str, ...]]] = tuple,
 ) -> bool:
-    """Is the name at `text[start:end]` (normalized text), naming the entry `entry_id` at
-    `position` in `semantic`, used in one of the entry's other senses: do the text and its rest
-    without the name together lean to one of them over the entry by `SENSE_LEAD`? A rest that
-    says nothing ("what is a ?") is no evidence."""
-    senses = _sense_vectors(semantic).get(entry_id)
+    """Is the name at `text[start:end]` (normalized text), naming the entry at `position` in
+    `semantic` whose other senses are `senses` (`Entry.other_senses`), used in one of them: do
+    the text and its rest without the name together lean to one of them over the entry by
+    `SENSE_LEAD`? A rest that says nothing ("what is a ?") is no evidence, nor is an entry with
+    no rows of its own yet (a server term whose vectors have not arrived). `every`: the sense
+    lists of the index's other entries, embedded in the same pass when these are not kept yet
+    (the bundled glossary's in one pass a process, as before)."""
     rest = _rest(text, start, end)
-    if senses is None or rest is None:
+    if not senses or rest is None:
         return False
+    vectors = _sense_vectors(semantic, senses, every)
     texts = semantic.encoder.encode_queries([text, rest])  # one pass
-    entry = semantic.entry_cosines(texts)[:, position]
-    lead = (senses @ texts.T).max(axis=0) - entry
+    cosines = semantic.entry_cosines(texts)
+    if position >= cosines.shape[1] or float(cosines[:, position].min()) <= -1.0:
+        return False
+    lead = (vectors @ texts.T).max(axis=0) - cosines[:, position]
     return float(lead.sum()) >= SENSE_LEAD
 
 
-def _sense_vectors(semantic: SemanticIndex) -> dict[str, npt.NDArray[np.float32]]:
-    """The senses' vectors, one matrix an entry id, embedded once (one pass) for the bundled
-    index a server's is searched beside."""
+def _sense_vectors(
+    semantic: SemanticIndex,
+    senses: tuple[str, ...],
+    every: Callable[[], Iterable[tuple[str, ...]]],
+) -> npt.NDArray[np.float32]:
+    """The vectors of `senses`, one row a sense, kept for the bundled index a server's is
+    searched beside; where they are not kept yet, embedded with every list `every` gives that is
+    not either, in one pass (a text's vector does not depend on the others in its pass)."""
     while semantic.base is not None:
         semantic = semantic.base
-    found = _vectors.get(semantic)
-    if found is None:
-        senses = other_senses()
-        ids = [entry_id for entry_id, written in senses.items() for _ in written]
-        every = semantic.encoder.encode_queries([s for written in senses.values() for s in written])
-        found = {
-            entry_id: every[[n for n, i in enumerate(ids) if i == entry_id]] for entry_id in senses
-        }
-        _vectors[semantic] = found
-    return found
+    kept = _vectors.setdefault(semantic, {})
+    found = kept.get(senses)
+    if found is not None:
+        return found
+    if len(kept) >= MAX_KEPT:
+        kept.clear()
+    lists = list(dict.fromkeys([senses, *(s for s in every() if s and s not in kept)]))
+    embedded = semantic.encoder.encode_queries([s for written in lists for s in written])
+    at = 0
+    for written in lists:
+        kept[written] = embedded[at : at + len(written)]
+        at += len(written)
+    return kept[senses]

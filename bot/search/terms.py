@@ -84,6 +84,9 @@ GENERIC_WORDS = frozenset(_GENERIC_WORDS_TEXT.split())
 # is so, none of them is looked up.
 _FORM_DROPS = 8
 _FORM_ADDS = 5
+# Read a word that only starts a longer name, not written, as the form of a noun it may be
+# ("quantized", "distill"): task verbs77 (its what-if switches it off)
+NAME_STARTS_AS_FORMS = True
 _REMEMBERED = 4096  # words one reading keeps the entry of (`read_before`): a bound on memory
 
 
@@ -126,6 +129,8 @@ def find_mentions(
     allowed: Callable[[int], bool] = lambda e: not _excluded(entries[e], context)  # noqa: E731
     found: list[Found] = []
     seen: set[int] = set()
+    starts: list[Found] = []  # forms of words that only start a name (below)
+    named = False  # a name read as written
     # The entry words name (with capitals or not) where names are near: a name written over
     # and over is read in the same words from each place it is written.
     read_before: dict[tuple[tuple[str, ...], bool], int | None] = {}
@@ -185,13 +190,28 @@ def find_mentions(
             if not (names_open and names.has_prefix(key)) and not server.has_prefix(key):
                 break
         if best is None:
+            # a word that only starts a longer name not written here names the noun it is a
+            # form of, as any other form does ("people say they quantize a model": Quantization,
+            # not the start of "quantized low-rank adaptation"; "distill" of "distillation ..."),
+            # where the text writes no name as it is (below)
+            if not as_typed and NAME_STARTS_AS_FORMS:
+                derived = _derived_entry(first, names, allowed)
+                if derived is not None:
+                    starts.append(Found(derived, words[at][1], words[at][2]))
             at += 1
             continue
         entry, width = best
         if entry not in seen:
             seen.add(entry)
             found.append(Found(entry, words[at][1], words[at + width - 1][2]))
+            named = True
         at += width
+    if starts and not named:  # beside a name written as it is, such a form may qualify it
+        for form in starts:  # ("the perplexity of a quantized model")
+            if form.entry not in seen:
+                seen.add(form.entry)
+                found.append(form)
+        found.sort(key=lambda f: f.start)
     return found
 
 

@@ -8,6 +8,7 @@ to `Store`, and alias text is validated and normalised before it gets here.
 from .backend import Migrate
 from .errors import (
     NotAGlossaryDatabase,
+    NotInTime,
     SchemaTooNew,
     ShardsTaken,
     StorageError,
@@ -64,6 +65,7 @@ __all__ = [
     "Migrate",
     "Miss",
     "NotAGlossaryDatabase",
+    "NotInTime",
     "Period",
     "SchemaTooNew",
     "ShardsTaken",

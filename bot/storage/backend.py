@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import enum
 import logging
 import os
@@ -30,6 +31,13 @@ Row = Sequence[Any]
 log = logging.getLogger(__name__)
 
 POSTGRES_SCHEMES = ("postgresql", "postgres")
+
+# A moderator's change under way (`Store.answering`): when, on the event loop's clock, its reads
+# and writes stop waiting for the database, and how many seconds that bound is (for its
+# message). None: no bound (the count flush, the command line, the health probe).
+ANSWER_BY: contextvars.ContextVar[tuple[float, float] | None] = contextvars.ContextVar(
+    "answer_by", default=None
+)
 
 
 class Migrate(enum.Enum):

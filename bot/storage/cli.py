@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import sys
@@ -25,12 +26,13 @@ from bot.errors import ReportedError, print_error
 from bot.progress import Progress
 from bot.reach import LOOP, symlink_loop
 from bot.settings import Settings
-from bot.sizes import said_size
+from bot.sizes import said_count, said_size
 
 from .backend import Migrate
 from .errors import ShardsTaken, StorageError
 from .models import ALIAS_CAP, AddAliasResult, AddAliasStatus, AliasImport, Stats
 from .periods import PERIOD_LABELS, Period, period_start
+from .queries.counts import ServerHeld
 from .sqlite.backup import backup_database, own_file
 from .sqlite.errors import not_a_database_file
 from .sqlite.run_lock import bot_running_on, command_holder, one_bot_per_file, what_runs
@@ -265,6 +267,8 @@ def run_stats(args: argparse.Namespace) -> int:
         return 1
     if args.chart and (said := over_the_database(args.chart, path, "the chart")):
         return print_error(said)
+    if args.servers:
+        return _list_servers(args, path)
     period = cast(Period, args.period)
     now = datetime.now(UTC)
     since = period_start(period, now)
@@ -341,6 +345,53 @@ def run_stats(args: argparse.Namespace) -> int:
     else:
         print_stats(stats, period, sys.stdout, titles)
     return 0
+
+
+def _list_servers(args: argparse.Namespace, path: str | Path) -> int:
+    """`stats --servers`: each server the database holds, by id (the bot stores no server
+    names), so an operator finds the id `--guild` takes without an error naming one."""
+    if args.chart or args.period != "all":
+        return print_error("--servers lists every server's totals: it takes no --chart or --period")
+    try:
+        held = reading_store(path, lambda store: store.servers())
+    except StorageError as exc:
+        return print_error(str(exc))
+    if args.json:
+        print(json.dumps([{"guild_id": s.scope, **_held_counts(s)} for s in held], indent=2))
+        return 0
+    shown = without_password(path) if isinstance(path, str) else path
+    print(
+        f"Servers in {shown}: {len(held):,} (by id: the bot stores no server names; "
+        "`stats --guild ID` shows one)"
+    )
+    for server in held:
+        counts = _held_counts(server)
+        said = ", ".join(
+            said_count(n, one, many)
+            for n, (one, many) in zip(counts.values(), _HELD_NOUNS, strict=True)
+        )
+        where = "  (direct messages)" if server.scope == 0 else ""
+        print(f"  {server.scope:>20}  {said}{where}")
+    if not held:
+        print("  (none)")
+    return 0
+
+
+_HELD_NOUNS = (
+    ("lookup", None),
+    ("alias", "aliases"),
+    ("term", None),
+    ("suggestion waiting", "suggestions waiting"),
+)
+
+
+def _held_counts(server: ServerHeld) -> dict[str, int]:
+    return {
+        "lookups": server.lookups,
+        "aliases": server.aliases,
+        "terms": server.terms,
+        "open_suggestions": server.open_suggestions,
+    }
 
 
 def _unreadable_ids(
@@ -473,6 +524,18 @@ def run_export(args: argparse.Namespace) -> int:
     return 0
 
 
+# The largest alias file `aliases import` reads: room for an export (`aliases export`, indented
+# JSON) of ALIAS_IMPORT_SERVERS servers at the alias cap with every alias at its longest
+# (EXPORT_BYTES_PER_ALIAS: 100 characters of 4 UTF-8 bytes, as typed and as its key, an id, two
+# ids and a time), some 40 times as many aliases as typical ones (about 200 bytes each). A file
+# read whole and parsed at once is some ten times its size in memory: 32 MiB, some 350 MB.
+EXPORT_BYTES_PER_ALIAS = 1024
+ALIAS_IMPORT_SERVERS = 32
+ALIAS_IMPORT_BYTES = EXPORT_BYTES_PER_ALIAS * ALIAS_CAP * ALIAS_IMPORT_SERVERS
+ALIAS_IMPORT_SPLIT = (
+    "export and import a server at a time with `--guild ID`, or copy a whole database with "
+    "`migrate-db`"
+)
 MAX_GUILD_ID = 2**63 - 1  # what the databases' signed 64-bit integers hold
 AT_ALIAS_CAP = f"the server has reached its alias limit ({ALIAS_CAP:,})"
 
@@ -496,29 +559,46 @@ def run_import(args: argparse.Namespace) -> int:
     from bot.search.local import LocalGlossary
     from bot.search.query import read_alone
     from bot.search.server_aliases import ServerAliases
+    from bot.term_import import at_most, too_big
     from bot.term_storage import accept_as_operator, parse_terms, untold_line
 
+    named = "standard input" if args.file == "-" else args.file  # `aliases import -`
     try:
         if args.file != "-" and Path(args.file).is_char_device():
             # /dev/zero never ends
             return print_error(f"cannot read {args.file}: a device, not a file")
-        data = sys.stdin.buffer.read() if args.file == "-" else Path(args.file).read_bytes()
+        # Bounded as `terms import` is: refused by its size before it is read, a pipe (or a
+        # file that grew) read no further than one byte past the bound.
+        if args.file != "-" and (
+            refusal := too_big(named, Path(args.file).stat().st_size, ALIAS_IMPORT_BYTES)
+        ):
+            return print_error(refusal + f" ({ALIAS_IMPORT_SPLIT})")
+        with (
+            contextlib.nullcontext(sys.stdin.buffer)
+            if args.file == "-"
+            else Path(args.file).open("rb")
+        ) as file:
+            data = file.read(ALIAS_IMPORT_BYTES + 1)
+        if len(data) > ALIAS_IMPORT_BYTES:
+            return print_error(
+                f"{named} is too big: {at_most(ALIAS_IMPORT_BYTES)} ({ALIAS_IMPORT_SPLIT})"
+            )
         raw, not_text = decode_text(data)  # Windows editors start with a BOM: dropped
         if not_text:
-            return print_error(f"cannot read {args.file}: {not_text}")
+            return print_error(f"cannot read {named}: {not_text}")
         document = json.loads(raw)
     except json.JSONDecodeError as exc:  # a CSV saved from a sheet, most often
         return print_error(
-            f"cannot read {args.file}: not JSON ({exc.msg}, line {exc.lineno}): expected a JSON "
+            f"cannot read {named}: not JSON ({exc.msg}, line {exc.lineno}): expected a JSON "
             "list of {guild_id, alias, entry_id} objects"
         )
     except OSError as exc:
-        return print_error(f"cannot read {args.file}: {exc.strerror or exc}")
+        return print_error(f"cannot read {named}: {exc.strerror or exc}")
     except RecursionError:
-        return print_error(f"cannot read {args.file}: nested too deeply")
+        return print_error(f"cannot read {named}: nested too deeply")
     if not isinstance(document, list):
         return print_error(
-            f"{args.file}: expected a JSON list of {{guild_id, alias, entry_id}} objects"
+            f"{named}: expected a JSON list of {{guild_id, alias, entry_id}} objects"
         )
 
     parsed: list[tuple[int, tuple[int, str, str]]] = []

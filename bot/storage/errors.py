@@ -42,6 +42,33 @@ class StorageUnavailable(StorageError):
         self.reason = reason
 
 
+class NotInTime(StorageUnavailable):
+    """A moderator's change the database did not answer within its bound (`WRITE_WAIT`): cut
+    off, its connection ended. `written` is False where it certainly wrote nothing (it never
+    reached COMMIT: a transaction cut off before it is rolled back, as the server finds the
+    connection gone) and None where COMMIT was sent and not answered: the server may have
+    committed it, and the next check of the server's version shows it if so."""
+
+    def __init__(self, reason: str, *, written: bool | None = False) -> None:
+        super().__init__(reason)
+        self.written = written
+
+
+def not_in_time(location: str, seconds: float, *, committing: bool = False) -> NotInTime:
+    """What a change cut off at its bound says (`NotInTime`), to the log and the operator."""
+    if committing:
+        return NotInTime(
+            f"the database at {location} did not confirm a change within {seconds:g} s "
+            "(WRITE_WAIT): it may or may not have been written (the database, or the network "
+            "to it, hangs)",
+            written=None,
+        )
+    return NotInTime(
+        f"the database at {location} did not take a change within {seconds:g} s (WRITE_WAIT), "
+        "so nothing was written (the database, or the network to it, hangs or is locked)"
+    )
+
+
 class DatabaseLost(StorageUnavailable):
     """The database file at the configured path is gone or was replaced by one that cannot be
     used. The backend has said so in the log, once: callers refuse the write without a line of

@@ -14,7 +14,15 @@ import os
 import time
 import uuid
 from collections import Counter
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
+from collections.abc import (
+    AsyncIterator,
+    Awaitable,
+    Callable,
+    Iterable,
+    Iterator,
+    Mapping,
+    Sequence,
+)
 from dataclasses import dataclass
 from datetime import datetime
 from functools import partial
@@ -22,7 +30,7 @@ from typing import Protocol, TypeVar, cast
 
 from bot.sizes import said_count
 
-from .backend import Backend, Body, Migrate, Tx, open_backend
+from .backend import ANSWER_BY, Backend, Body, Migrate, Tx, open_backend
 from .buffer import CountBuffer, MissTally, merge_tallies
 from .errors import (
     DatabaseLost,
@@ -144,6 +152,44 @@ class Store:
         self.on_writable_turned: Callable[[], None] | None = None
         # "lookups", "missed queries": the buffer is full, new keys are dropped
         self._dropping: set[str] = set()
+        # Seconds a moderator's change (`answering`) waits for the database in all before it
+        # is cut off and told nothing was changed (WRITE_WAIT); None: as long as it takes.
+        self.write_wait: float | None = None
+
+    @contextlib.contextmanager
+    def answering(self) -> Iterator[None]:
+        """A moderator's change, who waits for the answer: every read and write of the store
+        in the block (in this task, and in the tasks it starts) stops waiting for the database
+        `write_wait` seconds from now, and fails with `NotInTime` (its connection ended, so a
+        write cut off before its COMMIT is rolled back, never left to commit later). The
+        count flush and the health probe, started elsewhere, are not bounded by it. Within a
+        block of its own (a command bounded as a whole: its reads, its write, the reads after)
+        the earlier bound holds: the moderator is answered within one WRITE_WAIT."""
+        if self.write_wait is None:
+            yield
+            return
+        at = asyncio.get_running_loop().time() + self.write_wait
+        outer = ANSWER_BY.get()
+        if outer is not None and outer[0] <= at:
+            yield
+            return
+        token = ANSWER_BY.set((at, self.write_wait))
+        try:
+            yield
+        finally:
+            ANSWER_BY.reset(token)
+
+    @staticmethod
+    @contextlib.contextmanager
+    def for_everyone() -> Iterator[None]:
+        """Work begun in the block for others too (a server's glossary read that /define waits
+        for as well), bounded by none of their bounds: a moderator's change that starts it and
+        is cut off at WRITE_WAIT (`answering`) stops waiting for it, and it goes on for them."""
+        token = ANSWER_BY.set(None)
+        try:
+            yield
+        finally:
+            ANSWER_BY.reset(token)
 
     # -- opening and closing ------------------------------------------------------------------
 
@@ -328,6 +374,7 @@ class Store:
         return self._flushing is not None and not self._flushing.done()
 
     async def _flush(self) -> bool:
+        ANSWER_BY.set(None)  # a task of its own: not cut off by a change that started it
         taken: list[CountBuffer] = []
 
         async def write(tx: Tx) -> None:
@@ -578,6 +625,11 @@ class Store:
             },
         )
 
+    async def servers(self) -> list[count_queries.ServerHeld]:
+        """Every server the database holds anything of (its lookups, missed searches, aliases,
+        terms or suggestions), by id, with what it holds: `glossary-bot stats --servers`."""
+        return await self._read(count_queries.servers)
+
     # -- aliases ------------------------------------------------------------------------------
 
     async def aliases(self, scope: int) -> dict[str, str]:
@@ -819,6 +871,7 @@ class Store:
         return await asyncio.shield(self._probing)
 
     async def _why_not_writable(self) -> str | None:
+        ANSWER_BY.set(None)  # a task of its own: shared by every ask, bounded by none of them
         try:
             await self._write(count_queries.touch, probe=True)
         except StorageError as exc:

@@ -168,6 +168,14 @@ class FakeDiscord(UserActions):
 
     async def stop(self) -> None:
         self.faults.stopping()
+        if self._runner is not None:
+            # Listening ends before the gateway says "going away" (1001): a bot reconnects at
+            # once on it, and a connection it made while the server was going away could be
+            # taken and never answered (neither served nor closed), its RESUME waiting out
+            # discord.py's 60 s connect timeout (test_readme35's flake, mend77). Now it can
+            # only meet the port refusing.
+            for site in list(self._runner.sites):
+                await site.stop()
         await self.gateway.close()
         if self._runner is not None:
             await self._runner.cleanup()

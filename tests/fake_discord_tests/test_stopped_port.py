@@ -41,6 +41,34 @@ async def test_a_stopped_fake_keeps_its_port_refusing_connections() -> None:
     await fake.stop()
 
 
+async def test_a_stopping_fake_refuses_connections_before_it_says_going_away() -> None:
+    """mend77: test_readme35's reconnect test still flaked (6 in ~120 loaded runs): the bot's
+    first "Attempting a reconnect" came 60 s after the stop, its cause a TimeoutError. The fake
+    said "going away" (1001) while still listening; the bot, resuming at once on it, reached
+    the port in that instant, and the connection was taken and never answered (no HELLO, no
+    close) until discord.py's 60 s connect timeout. Now the port refuses before the gateway
+    says anything: a bot told "going away" can only meet Discord out of reach."""
+    fake = FakeDiscord()
+    await fake.start()
+    port = fake.port
+    said_while: list[str] = []
+    going_away = fake.gateway.close
+
+    async def close_watched() -> None:  # the moment the fake says "going away"
+        try:
+            _, writer = await asyncio.open_connection("127.0.0.1", port)
+        except ConnectionRefusedError:
+            said_while.append("refusing")
+        else:
+            said_while.append("listening")
+            writer.close()
+        await going_away()
+
+    fake.gateway.close = close_watched  # type: ignore[method-assign]
+    await fake.stop()
+    assert said_while == ["refusing"], said_while
+
+
 async def test_a_fake_whose_block_ended_lets_its_port_go() -> None:
     """What `async with FakeDiscord()` (the fixture) started holds no port past its block: a
     worker runs hundreds of fakes, and their bots ended inside the block."""

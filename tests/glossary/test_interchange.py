@@ -165,7 +165,7 @@ def test_a_file_without_entries_is_refused_not_read_as_remove_all(
 def test_a_record_missing_fields_is_named_with_its_line(bundled: Glossary) -> None:
     text = '[[entries]]\nid = "x"\ntitle = "X"\ncategory = "Fundamentals"\n'
     assert _errors(bundled, text.encode(), "x.toml") == [
-        "line 2, “x”, Definition: missing required field"
+        "line 2, “X”, Definition: missing required field"
     ]
 
 

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from pydantic import BaseModel, ValidationError, create_model
+from pydantic import BaseModel, Field, ValidationError, create_model
 
 from bot.glossary.formats.curated_toml import CuratedEntry, ImportedEntry, Overlay
 from bot.glossary.formats.topics_json import Topic, TopicsHeader
@@ -30,15 +30,25 @@ from tests.glossary import models_before as before
 
 # An imported entry as a pydantic model would extend the curated one: no category or id needed
 # (named as the record is, for pydantic's messages name the model).
+# senses77 gave both a server term's other senses (as a pydantic model would have them).
 IMPORTED = create_model(
-    "ImportedEntry", __base__=before.CuratedEntry, category=(str | None, None), id=(str, "")
+    "ImportedEntry",
+    __base__=before.CuratedEntry,
+    category=(str | None, None),
+    id=(str, ""),
+    other_senses=(list[str], Field(default_factory=list)),
+)
+TOPIC = create_model(
+    "Topic",
+    __base__=before.Topic,
+    other_senses=(list[str], Field(default_factory=list, alias="otherSenses")),
 )
 
 PAIRS: list[tuple[type[Any], type[BaseModel]]] = [
     (CuratedEntry, before.CuratedEntry),
     (ImportedEntry, IMPORTED),
     (Overlay, before.Overlay),
-    (Topic, before.Topic),
+    (Topic, TOPIC),
     (TopicsHeader, before.TopicsHeader),
     (Manifest, before.Manifest),
 ]

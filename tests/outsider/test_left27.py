@@ -58,7 +58,7 @@ def test_a_topics_json_names_each_topic_and_its_line(tmp_path: Path) -> None:
     assert imported.returncode == 1, imported
     answer = imported.stdout + imported.stderr
     assert "• line 6, “Raid Token”, Id: missing required field" in answer, answer
-    assert "• line 7, “soak”, File: colour: unknown key" in answer, answer
+    assert "• line 7, “Soak”, File: colour: unknown key" in answer, answer
     assert "• line 11, “topic #3”, Id: missing required field" in answer, answer
 
     (tmp_path / "one.json").write_text(json.dumps(json.loads(HAND_WRITTEN_TOPICS)), "utf-8")

@@ -89,7 +89,10 @@ def test_env_file_names_as_notepad_and_hand_typing_leave_them_are_read(tmp_path:
     for name in ("\ufeffDISCORD_TOKEN", "DISCORD_TOKEN ", " DISCORD_TOKEN"):
         done = _run(tmp_path, **{name: "Bot abc.def.ghi"})
         assert done.returncode == 2, done
-        assert "DISCORD_TOKEN is not valid" in done.stderr, (name, done.stderr)
+        assert "DISCORD_TOKEN (from the environment) is not valid" in done.stderr, (
+            name,
+            done.stderr,
+        )
         assert "Bot " in done.stderr, done.stderr
 
 

@@ -209,8 +209,15 @@ class BotProcess:
             matches = (line for line in self.lines if regex.search(line))
             return next(itertools.islice(matches, count - 1, None), None)
 
-        async with asyncio.timeout(within), self._changed:
-            await self._changed.wait_for(lambda: found() is not None or self._ended_streams == 2)
+        try:
+            async with asyncio.timeout(within), self._changed:
+                await self._changed.wait_for(
+                    lambda: found() is not None or self._ended_streams == 2
+                )
+        except TimeoutError:  # what it did print says why
+            raise AssertionError(
+                f"the bot printed no {pattern!r} (#{count}) within {within} s:\n{self.output}"
+            ) from None
         match = found()
         if match is None:
             raise AssertionError(f"the bot ended without printing {pattern!r}:\n{self.output}")

@@ -45,6 +45,8 @@ def find_mentions(
     allowed: Callable[[int], bool] = lambda e: not _excluded(entries[e], context)  # noqa: E731
     found: list[Found] = []
     seen: set[int] = set()
+    starts: list[Found] = []  # forms of words that only start a name (below)
+    named = False  # a name read as written
     at = 0
     while at < len(words):
         first = folded[at]
@@ -75,13 +77,28 @@ def find_mentions(
             if not _has_prefix(joined, names, server):
                 break
         if best is None:
+            # a word that only starts a longer name not written here names the noun it is a
+            # form of, as any other form does ("people say they quantize a model": Quantization,
+            # not the start of "quantized low-rank adaptation"; "distill" of "distillation ..."),
+            # where the text writes no name as it is (below)
+            if not as_typed:
+                derived = _derived_entry(first, names, allowed)
+                if derived is not None:
+                    starts.append(Found(derived, words[at][1], words[at][2]))
             at += 1
             continue
         entry, width = best
         if entry not in seen:
             seen.add(entry)
             found.append(Found(entry, words[at][1], words[at + width - 1][2]))
+            named = True
         at += width
+    if starts and not named:  # beside a name written as it is, such a form may qualify it
+        for form in starts:  # ("the perplexity of a quantized model")
+            if form.entry not in seen:
+                seen.add(form.entry)
+                found.append(form)
+        found.sort(key=lambda f: f.start)
     return found
 
 

@@ -35,7 +35,6 @@ STILL_FAILING: set[str] = {
     "after fine-tuning, what is lora for",
     "if i turn on the kv cache, why does it take so much gpu memory",
     "when training with rlhf, why do we need human preference labels at all",
-    "once a model is quantized, why does its accuracy drop a little",
     "if i set temperature to 2, why does the output turn into random nonsense",
 }
 PROBES = ProbeFile("context69_probes.tsv", STILL_FAILING)

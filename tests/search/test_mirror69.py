@@ -21,18 +21,16 @@ from .probe_files import ProbeFile, the_asked_card
 # typo "wat is"), or another entry's card the place does not name (mlp for swiglu, vllm for "in
 # llm serving/inference", sgd for "in gradient descent"); "with lora, what's the trick" offers
 # LoRA alone.
+# names77's `_asked_beside_named` (a short text's last clause asking what a name is) mends four:
+# swiglu, throughput, the kv cache, the learning rate.
 STILL_FAILING: set[str] = {
     "in rag, wat is chunking",
     "inside a transformer block what does layernorm do",
-    "in a transformer block whats swiglu?",
-    "in llm serving whats throughput",
-    "in llm inference what is the kv cache",
     "in a diffusion model what is the u-net",
     "in vector databases what is hnsw",
     "in ai agents, what's function calling",
     "in fine tuning what is lora 🙂",
     "with peft how does lora work",
-    "in gradient descent what's the learning rate",
     "with lora, what's the trick exactly",
 }
 PROBES = ProbeFile("mirror69_probes.tsv", STILL_FAILING)

@@ -11,7 +11,7 @@ import pytest
 
 from bot.glossary import load_glossary
 from bot.search import SearchIndex
-from bot.search.senses import other_senses, read_in_other_sense, says_enough
+from bot.search.senses import read_in_other_sense, says_enough
 
 from .probe_files import ProbeFile, no_card, the_asked_card
 
@@ -28,8 +28,6 @@ STILL_FAILING = {
     "my training loss is stuck and won't go down",
     "we use gpt-4o to write product descriptions for our little shop. they all sound the same "
     "and a bit boring. what temperature should i set so the wording varies more?",
-    "our support bot told a customer we ship free to canada, which we don't, and nothing in our "
-    "docs says so. why does the model hallucinate like this and how do we catch it?",
     "trained a small gpt on shakespeare overnight and the power went out at 3am. how often should "
     "i save a checkpoint during training so i don't lose hours again?",
     "cooking blog here: i use an llm to write recipes, and the same prompt gives different "
@@ -98,12 +96,11 @@ def test_the_field_s_sense_near_another_keeps_its_card(
     assert result.entry.id == asked, result
 
 
-def test_every_other_sense_is_a_bundled_entry_s() -> None:
-    ids = {entry.id for entry in load_glossary()}
-    senses = other_senses()
-    assert senses
-    assert set(senses) <= ids
-    assert all(senses.values())
+def test_the_bundled_entries_carry_their_other_senses() -> None:
+    # the data/other-senses tables, read by the glossary (senses77; names no entry: an error)
+    senses = {entry.id: entry.other_senses for entry in load_glossary() if entry.other_senses}
+    assert len(senses) == 38
+    assert senses["llama"] == ("the llama, a south american animal like the alpaca",)
 
 
 def test_the_sense_is_read_from_the_text_and_its_rest(bundled_index: SearchIndex) -> None:
@@ -113,14 +110,13 @@ def test_the_sense_is_read_from_the_text_and_its_rest(bundled_index: SearchIndex
 
     def read(text: str, name: str) -> bool:
         start = text.index(name)
-        return read_in_other_sense(
-            semantic, "transformers", position, text, start, start + len(name)
-        )
+        senses = bundled_index.entries[position].other_senses
+        return read_in_other_sense(semantic, senses, position, text, start, start + len(name))
 
     assert read("what is a transformer on a power pole", "transformer")
     assert not read("what is a transformer model", "transformer")
     assert not read("what is a transformer", "transformer")  # the rest says nothing of its own
-    assert not read_in_other_sense(semantic, "rag", 0, "what is rag", 8, 11)  # no senses
+    assert not read_in_other_sense(semantic, (), 0, "what is rag", 8, 11)  # no senses
 
 
 def test_a_rest_saying_too_little_is_not_judged() -> None:

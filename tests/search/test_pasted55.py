@@ -51,8 +51,8 @@ SHOWN_FAILING = NO_WRONG_CARD_FAILING | {
 }
 # Cross-Entropy's card for "what are logits" and PEFT's for "what is lora" (the name asked after
 # an unsplit code line); Beam Search and AdamW only offered first.
+# names77's `_asked_beside_named` (the text's last clause asks what logits are) mends the first.
 OWN_FAILING = {
-    "loss = F.cross_entropy(logits.view(-1, V), targets.view(-1)) what are logits anyway?",
     "generate(input_ids, num_beams=4, max_new_tokens=64) what does keeping four candidate "
     "sequences at once do?",
     "optimizer = torch.optim.AdamW(model.parameters(), lr=3e-4, weight_decay=0.1) how is "

@@ -17,11 +17,9 @@ STILL_FAILING = {
     # subject) passed the first nine; reverted by the ship rule (one more wrong tuning card,
     # dev10: "our llm serving dashboard ... which is the token-by-token one ..." carded Token
     # once LLM Serving no longer vetoed it). bench/results/semantic.md, "preamble67".
-    # the scene's name carded (DeepSeek, Vector Databases, Tokenization, Hallucination)
-    "so I was reading about deepseek and honestly what is mixture of experts",
-    "so I was reading about vector databases and what is hnsw",
+    # the scene's name carded (DeepSeek, Vector Databases, Tokenization, Hallucination); the
+    # three asking "what is X" last pass since names77 (`_asked_beside_named`)
     "was reading about tokenization and can someone explain sentencepiece",
-    "was reading about hallucination and what is hallucination detection",
     # the description stage's Multi-Head Attention carded (the issue's own message)
     "hey so I was reading about transformers and honestly, can someone explain what attention heads do? 🤔",
     # the scene's name and the asked one offered, no card ("... we keep hearing about qlora,

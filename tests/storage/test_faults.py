@@ -196,8 +196,8 @@ def test_read_only_file_then_writable_again(tmp_path: Path) -> None:
     assert seen["flush_while_read_only"] is False
     assert seen["flush_again_while_read_only"] is False
     assert seen["total_while_read_only"] == 12
-    assert seen["add_alias_error"] == "the database is read-only"
-    assert seen["remove_alias_error"] == "the database is read-only"
+    assert seen["add_alias_error"].startswith("the database is read-only")  # and why (outsider77)
+    assert seen["remove_alias_error"].startswith("the database is read-only")
     assert seen["file_unchanged_while_read_only"] is True
     assert seen["flush_when_writable"] is True
     assert seen["add_alias_when_writable"] == "added"

@@ -11,8 +11,6 @@ from __future__ import annotations
 import asyncio
 import io
 import re
-import weakref
-from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -24,7 +22,7 @@ from bot import limits
 from bot.aliases import AliasRejected, check_alias, compiled_aliases, miss_answered
 from bot.cards.embed import BRAND_COLOUR, shown_name
 from bot.cards.fit import fit_lines
-from bot.discord_app.alias_cache import IndexingFailed
+from bot.discord_app.alias_cache import IndexingFailed, MissAnswers
 from bot.discord_app.cogs.define import term_choices
 from bot.discord_app.cogs.moderators import (
     NOT_CHECKED,
@@ -146,8 +144,8 @@ async def _added(
             key, stored_text = check_alias(text, entry.id, current.index, current.aliases)
         except AliasRejected as exc:  # it quotes what was typed: shown so
             return shown_as_typed(str(exc)), False
-        except StorageError:
-            return await write_failed(state), False
+        except StorageError as exc:
+            return await write_failed(state, exc), False
         except IndexingFailed:  # logged, with its traceback, where it failed
             return NOT_CHECKED, False
         if state.store is None:
@@ -175,8 +173,8 @@ async def _added(
                 own_term=entry.id not in state.glossary,  # a server's own term, not bundled
                 terms_version=terms_version,
             )
-        except StorageError:
-            return await write_failed(state), False
+        except StorageError as exc:
+            return await write_failed(state, exc), False
         await state.servers.reload(scope)
     shown = echo_quoted(stored_text)  # as the moderator typed it, not as search folds it (`key`)
     if result.status is AddAliasStatus.REFUSED:
@@ -343,27 +341,7 @@ async def _no_such_alias(store: Store, scope: int, alias: str) -> str:
 ADD_LIMIT, REMOVE_LIMIT = CommandLimit(), CommandLimit()
 
 
-# Per server (the most recently asked `ANSWERS_KEPT`): whether each miss is answered now
-# (`miss_answered`), for the glossary it was judged by; a new glossary (a term added, a
-# reload) starts again.
-ANSWERS_KEPT = 64
-_answers: OrderedDict[int, tuple[weakref.ref[LocalGlossary], dict[str, bool]]] = OrderedDict()
-
-
-def _answers_of(scope: int, local: LocalGlossary) -> dict[str, bool]:
-    held = _answers.get(scope)
-    if held is None or held[0]() is not local:
-        held = (weakref.ref(local), {})
-    _answers[scope] = held
-    _answers.move_to_end(scope)
-    while len(_answers) > ANSWERS_KEPT:
-        _answers.popitem(last=False)
-    return held[1]
-
-
-def _unanswered(
-    misses: Sequence[Miss], local: LocalGlossary, answers: dict[str, bool]
-) -> list[Miss]:
+def _unanswered(misses: Sequence[Miss], local: LocalGlossary, answers: MissAnswers) -> list[Miss]:
     """The first of `misses` (up to a box's choices) that nothing in `local` answers now, as
     `/stats` lists them; a miss too long to pick whole is left out unsearched."""
     kept: list[Miss] = []
@@ -374,7 +352,8 @@ def _unanswered(
             continue  # `fitted_choices` would leave it out: a value cut short picks another
         answered = answers.get(miss.query)
         if answered is None:
-            answered = answers[miss.query] = miss_answered(miss.query, local)
+            answered = miss_answered(miss.query, local)
+            answers.put(miss.query, answered)
         if not answered:
             kept.append(miss)
     return kept
@@ -419,7 +398,7 @@ class AliasCog(
         wanted = current.strip().casefold()
         scope = interaction.guild_id or 0
         local = await self.state.servers.local(scope)
-        answers = _answers_of(scope, local)
+        answers = self.state.servers.miss_answers(scope, local)
 
         async def unanswered(store: Store, scope: int) -> list[Miss]:
             # Read past the box's 25: some of the most missed may be answered now.
@@ -460,8 +439,8 @@ class AliasCog(
         async def removal() -> tuple[str, bool]:
             try:
                 removed = await store.remove_alias(scope, normalize(alias), interaction.user.id)
-            except StorageError:
-                return await write_failed(state), False
+            except StorageError as exc:
+                return await write_failed(state, exc), False
             await state.servers.reload(scope)
             if removed is None:
                 return await _no_such_alias(store, scope, alias), False

@@ -20,8 +20,8 @@ from discord import app_commands
 from bot.discord_app.choices import fitted_choices
 from bot.discord_app.cooldowns import give_back_use
 from bot.discord_app.errors import NO_MENTIONS, AnswerLost, responded, taken_as_shown
-from bot.discord_app.replies import lost, respond_in_time
-from bot.storage import StorageError, Store
+from bot.discord_app.replies import answering, lost, respond_in_time
+from bot.storage import NotInTime, StorageError, Store
 
 if TYPE_CHECKING:
     from bot.discord_app.app import GlossaryBot
@@ -37,6 +37,25 @@ STORAGE_DOWN = (
     "The database cannot be written right now, so nothing was changed. Please try again later."
 )
 NO_DATABASE = "The database is not available right now."
+# A change cut off at WRITE_WAIT (`NotInTime`): before its COMMIT, nothing was written.
+NOT_IN_TIME = (
+    "The database did not answer in time, so nothing was changed. Please try again in a minute."
+)
+# After it: the database may have committed it without answering.
+
+
+def in_doubt(change: str = "this change", check: str = "`/define`, `/term log`") -> str:
+    """What a change cut off at WRITE_WAIT after its COMMIT was sent says (`NotInTime` with
+    `written` None): saved or not is not known. The one wording of it, for every change."""
+    return (
+        f"The database did not confirm {change} in time: it may or may not have been saved. "
+        f"Check it ({check}) in a minute before trying again."
+    )
+
+
+IN_DOUBT = in_doubt()
+# A read a moderator waits for (a list, a cap, the next suggestion) cut off at WRITE_WAIT.
+READ_NOT_IN_TIME = "The database did not answer in time. Please try again in a minute."
 # While the bot answers from its glossary and waits for its database (a PostgreSQL not up yet at
 # start, `DATABASE_WAIT`): a moment's wait, not a fault.
 NOT_YET = "The database is not reachable yet (the bot has just started)"
@@ -142,14 +161,20 @@ async def _gone_back(state: BotState) -> bool:
     return store is not None and await state.servers.gone_back(store) is not None
 
 
-async def write_failed(state: BotState) -> str:
+async def write_failed(state: BotState, error: StorageError | None = None) -> str:
     """What a change the database refused says: `STORAGE_DOWN`, or `SCHEMA_BEHIND` where it
-    went back to an older schema under the running bot."""
+    went back to an older schema under the running bot; one cut off at WRITE_WAIT (`error`),
+    `NOT_IN_TIME`, or `IN_DOUBT` where its COMMIT was sent and not answered."""
+    if isinstance(error, NotInTime):
+        return NOT_IN_TIME if error.written is False else IN_DOUBT
     return SCHEMA_BEHIND if await _gone_back(state) else STORAGE_DOWN
 
 
-async def read_failed(state: BotState) -> str:
-    """`write_failed`'s for a read: `NO_DATABASE` or `SCHEMA_BEHIND_READ`."""
+async def read_failed(state: BotState, error: StorageError | None = None) -> str:
+    """`write_failed`'s for a read: `NO_DATABASE` or `SCHEMA_BEHIND_READ`; `READ_NOT_IN_TIME`
+    for one cut off at WRITE_WAIT (`error`)."""
+    if isinstance(error, NotInTime):
+        return READ_NOT_IN_TIME
     return SCHEMA_BEHIND_READ if await _gone_back(state) else NO_DATABASE
 
 
@@ -170,9 +195,10 @@ async def read_or_say(interaction: Interaction, read: Callable[[Store], Awaitabl
         return None
     await thinking(interaction)
     try:
-        return await read(store)
-    except StorageError:
-        await refuse(interaction, await read_failed(interaction.client.state))
+        with answering(interaction.client):  # a database that hangs: said within WRITE_WAIT
+            return await read(store)
+    except StorageError as exc:
+        await refuse(interaction, await read_failed(interaction.client.state, exc))
         return None
 
 

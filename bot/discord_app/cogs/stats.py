@@ -31,7 +31,7 @@ from bot.discord_app.cogs.moderators import (
 )
 from bot.discord_app.errors import NO_MENTIONS, guarded
 from bot.discord_app.items import Restorable, options_of
-from bot.discord_app.replies import echo_quoted
+from bot.discord_app.replies import answering, echo_quoted
 from bot.discord_app.state import BotState
 from bot.glossary.letters import MARKER, fit
 from bot.search import SearchResult
@@ -256,13 +256,15 @@ class StatsCog(ServerOnly, commands.Cog):
         since = period_start(period, now)
         await thinking(interaction)
         try:
-            total = await state.store.total_lookups(scope, since)
-            top = await state.store.top_terms(scope, since, TOP)
-            misses = await state.store.top_misses(scope, since, limits.SELECT_OPTIONS)
-            waiting = await state.store.open_suggestions(scope, limits.SELECT_OPTIONS)
-            hours = await state.store.lookups_by_hour(scope, since)
-        except StorageError:
-            await reply(interaction, await read_failed(state))
+            # Five reads, one WRITE_WAIT in all: a database that hangs held each a minute.
+            with answering(interaction.client):
+                total = await state.store.total_lookups(scope, since)
+                top = await state.store.top_terms(scope, since, TOP)
+                misses = await state.store.top_misses(scope, since, limits.SELECT_OPTIONS)
+                waiting = await state.store.open_suggestions(scope, limits.SELECT_OPTIONS)
+                hours = await state.store.lookups_by_hour(scope, since)
+        except StorageError as exc:
+            await reply(interaction, await read_failed(state, exc))
             return
         # Deferred: it can wait for a server being read again, whose terms are not removed.
         local = await state.servers.local(scope, patient=True)

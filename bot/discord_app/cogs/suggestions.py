@@ -29,6 +29,7 @@ from bot.discord_app.cogs.moderators import (
     FORM_SERVER_ONLY,
     KEPT,
     ServerOnly,
+    in_doubt,
     in_time,
     reply,
     storage_down,
@@ -60,15 +61,18 @@ from bot.discord_app.replies import (
 )
 from bot.discord_app.state import BotState
 from bot.discord_app.term_drafts import Draft, DraftUnread
+from bot.glossary.invisible import JOINERS, drop_invisible
 from bot.glossary.keys import compact
 from bot.glossary.lookalikes import glossary_name_alike, same_name
 from bot.glossary.models import Entry
+from bot.glossary.name_rules import text_refusal
 from bot.glossary.server_terms import ServerTerm, TermDraft, home_of
 from bot.search.local import LocalGlossary
 from bot.search.query import read_alone
 from bot.storage import (
     MAX_OPEN_SUGGESTIONS,
     SUGGEST_COOLDOWN,
+    NotInTime,
     StorageError,
     Store,
     Suggestion,
@@ -372,6 +376,13 @@ class SuggestCog(ServerOnly, commands.Cog):
         if refusal is not None:  # no moderator could accept it: say so now, not after review
             await reply(interaction, refusal)
             return
+        # Nor save them as its definition: Accept…'s form is filled with them less what shows
+        # nothing (as `/term review`'s Accept… drops it), and a mention or Discord markup there
+        # would be refused on save, the moderator left to rewrite the member's words.
+        refusal = text_refusal(drop_invisible(definition, keep=JOINERS), "What it means")
+        if refusal is not None:
+            await _give_back(interaction, f"{refusal} Nothing was queued; what you typed:", values)
+            return
         title = suggested_title(title)  # "# Quux" is queued as "Quux"
         store = self.state.store
         if store is None:  # what was typed comes back: the form is gone
@@ -556,9 +567,13 @@ async def close_suggestion(
         found, untold = await _decide(
             interaction, suggestion_id, accepted=accepted, opens=opens, decided=decided
         )
-    except StorageError:
+    except StorageError as exc:
         if decided:
             return "\nAccepted the suggestion; the member could not be told (database).", True
+        if isinstance(exc, NotInTime) and exc.written is None:  # its COMMIT sent, unanswered
+            return "\n" + in_doubt(
+                "the suggestion's decision", "`/term review`, `/term log`"
+            ), False
         return (
             "\nThe suggestion could not be marked decided (database); it stays in the queue.",
             False,

@@ -73,6 +73,7 @@ from bot.discord_app.items import (
 from bot.discord_app.replies import (
     ECHO_LIMIT,
     TERMS_UNREAD,
+    answering,
     bold_title,
     echo,
     echo_name,
@@ -436,17 +437,20 @@ class DecideButton(
                 return
             # A write of its own (the suggestion closed, its member told): its own limit.
             REJECT_LIMIT.take(interaction)
-            text, closed = await wrote_through_the_stop(
-                interaction.client,
-                close_suggestion(interaction, self.suggestion_id, accepted=False),
-                "rejecting this suggestion",
-                "with `/term log`",
-            )
-            if not closed:  # given back first: an answer Discord fails keeps no use
-                give_back_use(interaction)
-            await _with_the_next(
-                interaction, text.strip() or "Rejected.", self.category, self.suggestion_id
-            )
+            # The decision and the next suggestion's read after it: one WRITE_WAIT in all (a
+            # database that hangs held the answer a read's minute past the decision's bound).
+            with answering(interaction.client):
+                text, closed = await wrote_through_the_stop(
+                    interaction.client,
+                    close_suggestion(interaction, self.suggestion_id, accepted=False),
+                    "rejecting this suggestion",
+                    "with `/term log`",
+                )
+                if not closed:  # given back first: an answer Discord fails keeps no use
+                    give_back_use(interaction)
+                await _with_the_next(
+                    interaction, text.strip() or "Rejected.", self.category, self.suggestion_id
+                )
             return
         if not await still_allowed(interaction, opening_form=True):
             return
@@ -463,8 +467,8 @@ class DecideButton(
             found = await store.suggestion(scope, self.suggestion_id)
             if found is not None and found.status == "open":
                 capped = await at_term_cap(interaction, scope, " The suggestion stays open.")
-        except StorageError:
-            await refuse(interaction, await write_failed(state))
+        except StorageError as exc:
+            await refuse(interaction, await write_failed(state, exc))
             return
         if found is None or found.status != "open":
             how = found.status if found is not None else "decided"
@@ -652,13 +656,25 @@ async def write_terms(
 
     try:
         answer = await change_terms(state.store, scope, noted, interaction.user.id, draft=draft)
-    except StorageError:
-        return await write_failed(state), False
+    except StorageError as exc:
+        return await write_failed(state, exc), False
     await state.servers.reload(scope)
     return answer, planned == [True]
 
 
 CATEGORY_CHOICES = [app_commands.Choice(name=c, value=c) for c in CATEGORIES]
+# `/term add|edit`'s other senses: an option, not the form's, whose five inputs are all taken
+# (Discord's most): what the term's name means elsewhere, which `/define` then gives no card.
+SENSES_HELP = "What its name means elsewhere, ; between (e.g. an army tank; a fish tank)"
+SENSES_EDIT_HELP = "New other senses, ; between (e.g. an army tank; a fish tank); - for none"
+NO_SENSES = "-"  # `/term edit`'s other senses: none (an option left out keeps the term's)
+
+
+def senses_given(option: str | None) -> str | None:
+    """`/term add|edit`'s other senses as typed; "-" (`NO_SENSES`) for none."""
+    return None if option is None or option.strip() == NO_SENSES else option
+
+
 # Each command's limit (as `/alias`'s): a use refused, nothing written or exported (a file
 # refused, no such term, at the cap, the database away), is given back. A form's own save
 # takes none: the use that opened it pays for it, through every Edit again. `/term review`'s
@@ -686,6 +702,7 @@ class TermCog(
         category="The term's category (a term that words a bundled one takes its category)",
         acronym="Its acronym, if it has one (e.g. RAG)",
         summary="One line for lists and autocomplete",
+        other_senses=SENSES_HELP,
     )
     @app_commands.choices(category=CATEGORY_CHOICES)
     @ADD_LIMIT.check()
@@ -695,8 +712,16 @@ class TermCog(
         category: str | None = None,
         acronym: app_commands.Range[str, 1, limits.TERM_ACRONYM_OPTION] | None = None,
         summary: app_commands.Range[str, 1, limits.TERM_SUMMARY_OPTION] | None = None,
+        other_senses: app_commands.Range[str, 1, limits.TERM_SENSES_OPTION] | None = None,
     ) -> None:
-        typed = TermDraft("", "", category=category, acronym=acronym, summary=summary)
+        typed = TermDraft(
+            "",
+            "",
+            category=category,
+            acronym=acronym,
+            summary=summary,
+            other_senses=senses_given(other_senses) or "",
+        )
         scope = interaction.guild_id or 0
         if await at_term_cap(interaction, scope):
             return
@@ -708,6 +733,7 @@ class TermCog(
         category="A new category",
         acronym="A new acronym",
         summary="A new one-line summary",
+        other_senses=SENSES_EDIT_HELP,
     )
     @app_commands.choices(category=CATEGORY_CHOICES)
     @EDIT_LIMIT.check()
@@ -718,6 +744,7 @@ class TermCog(
         category: str | None = None,
         acronym: app_commands.Range[str, 1, limits.TERM_ACRONYM_OPTION] | None = None,
         summary: app_commands.Range[str, 1, limits.TERM_SUMMARY_OPTION] | None = None,
+        other_senses: app_commands.Range[str, 1, limits.TERM_SENSES_OPTION] | None = None,
     ) -> None:
         scope = interaction.guild_id or 0
         local = await self.state.servers.local(scope)
@@ -730,6 +757,9 @@ class TermCog(
             category=category or typed.category,
             acronym=acronym or typed.acronym,
             summary=summary or typed.summary,
+            other_senses=(
+                typed.other_senses if other_senses is None else senses_given(other_senses) or ""
+            ),
         )
         draft = Draft(interaction.user.id, scope, typed, editing=found.id, revision=found.revision)
         await open_modal(interaction, draft)
@@ -758,7 +788,8 @@ class TermCog(
         view.add_item(RemoveButton(interaction.user.id, found.revision, found.id))
         await reply(
             interaction,
-            f"Remove {echo_quoted(found.title, name=True)} from this server's glossary?{back}",
+            f"Remove {echo_quoted(found.title, name=True)} from this server's glossary?{back}"
+            f"{also_named(local.terms, term)}",
             view=view,
         )
 
@@ -842,11 +873,12 @@ class TermCog(
         await thinking(interaction)
         if refusal:  # past the caps' limit: a server past a lowered cap may take its own export
             try:
-                cap = await server_import_cap(
-                    state.store, interaction.guild_id or 0, state.term_caps
-                )
-            except StorageError:
-                await refuse(interaction, await write_failed(state))
+                with answering(interaction.client):  # a database that hangs: said in WRITE_WAIT
+                    cap = await server_import_cap(
+                        state.store, interaction.guild_id or 0, state.term_caps
+                    )
+            except StorageError as exc:
+                await refuse(interaction, await write_failed(state, exc))
                 return
             refusal = too_big(name, file.size, cap)
         if refusal:  # still said before a byte is downloaded
@@ -873,8 +905,8 @@ class TermCog(
                     dry_run=dry_run,
                     default_category=category,
                 )
-            except StorageError:
-                return await write_failed(state), False
+            except StorageError as exc:
+                return await write_failed(state, exc), False
             accepted = ""
             if outcome.applied:
                 await state.servers.reload(interaction.guild_id or 0)
@@ -1227,12 +1259,49 @@ def find_term(terms: Sequence[ServerTerm], wanted: str) -> ServerTerm | None:
     """A term by what a moderator sees: its title, then another of its names, as typed; then
     its id (an autocomplete pick). A renamed term keeps its id, which a later term may have as
     its title: typed "quuxnet" is the term titled Quuxnet, not Quux Mesh of id "quuxnet"
-    (left76); `term_choices` sends such a term's title instead of its id."""
-    folded = wanted.strip().casefold()
+    (left76); `term_choices` sends such a term's title instead of its id. Two terms whose
+    names differ only in case or accents (stored before such names were refused) are told
+    apart by the name written exactly so first (product77)."""
+    return next(iter(_TermNames(terms).named_by(wanted)), None)
+
+
+class _TermNames:
+    """A server's terms by each way `find_term` reads a name, in its order: a title as
+    written, a title in any case, another name as written, in any case, then an id. Each
+    keeps every term it names (more than one only where stored before such names were
+    refused)."""
+
+    def __init__(self, terms: Sequence[ServerTerm]) -> None:
+        self.ways: tuple[dict[str, list[ServerTerm]], ...] = ({}, {}, {}, {}, {})
+        exact, folded, name, folded_name, ids = self.ways
+        for term in terms:
+            exact.setdefault(term.title, []).append(term)
+            folded.setdefault(term.title.casefold(), []).append(term)
+            for other in term.names:
+                name.setdefault(other, []).append(term)
+                folded_name.setdefault(other.casefold(), []).append(term)
+            ids.setdefault(term.id, []).append(term)
+
+    def named_by(self, wanted: str) -> list[ServerTerm]:
+        """Every term `wanted` names, the one `find_term` takes first."""
+        stripped = wanted.strip()
+        keys = (stripped, stripped.casefold(), stripped, stripped.casefold(), wanted)
+        found: list[ServerTerm] = []
+        for way, key in zip(self.ways, keys, strict=True):
+            found += (t for t in way.get(key, ()) if all(t is not f for f in found))
+        return found
+
+
+def also_named(terms: Sequence[ServerTerm], wanted: str) -> str:
+    """Said beside the term `wanted` found: the other terms it names too (a renamed term's id,
+    a name in another case), and how to pick one of them; "" where it names one."""
+    others = _TermNames(terms).named_by(wanted)[1:]
+    if not others:
+        return ""
+    listed = ", ".join(bold_title(t.title) for t in others[:3])
     return (
-        next((t for t in terms if t.title.casefold() == folded), None)
-        or next((t for t in terms if any(n.casefold() == folded for n in t.names)), None)
-        or next((t for t in terms if t.id == wanted), None)
+        f" ({echo_quoted(wanted.strip())} also names {listed}: to mean "
+        f"{'that one' if len(others) == 1 else 'another'}, pick it from the list.)"
     )
 
 
@@ -1240,15 +1309,15 @@ def term_choices(terms: Sequence[ServerTerm], current: str) -> list[app_commands
     wanted = current.strip().casefold()
     hits = [t for t in terms if any(wanted in n.casefold() for n in t.names)]
     hits.sort(key=lambda t: (not t.title.casefold().startswith(wanted), t.title.casefold()))
-    # Each term's name for `find_term` (titles before other names): an id that one of them
-    # reads as another term is sent as its title, which finds it.
-    named = {n.casefold(): t for t in terms for n in t.names}
-    named.update((t.title.casefold(), t) for t in terms)
+    names = _TermNames(terms)
 
     def value(term: ServerTerm) -> str:
-        other = named.get(term.id.casefold())
-        if other is None or other is term or len(term.title) > limits.AUTOCOMPLETE_VALUE:
-            return term.id
-        return term.title
+        # The first of its id and its title that `find_term` finds it by: an id another term
+        # has as a name is sent as its title; a title another has in another case, as its id.
+        for sent in (term.id, term.title):
+            first = next(iter(names.named_by(sent)), None)
+            if len(sent) <= limits.AUTOCOMPLETE_VALUE and first is term:
+                return sent
+        return term.id
 
     return fitted_choices((t.title, value(t)) for t in hits)

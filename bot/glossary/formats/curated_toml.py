@@ -17,7 +17,7 @@ from typing import Any
 
 from bot.glossary.formats.raw import RawEntry, from_record, read_text
 from bot.glossary.models import CATEGORIES
-from bot.glossary.problems import LineFinder, Problem, validate_fields
+from bot.glossary.problems import LineFinder, Problem, entry_label, validate_fields
 from bot.glossary.records import Record, RecordError, field, parse_fields, required_keys
 from bot.glossary.toml import TomlError, parse_toml
 
@@ -52,6 +52,9 @@ class ImportedEntry(CuratedEntry):
     # A file written by hand with what the form asks has no ids: each is then a slug of its
     # title, as the form gives one (a Markdown heading's is made so too).
     id: str = ""
+    # A server term's other senses (`ServerTerm.other_senses`); the glossary's own entries
+    # have theirs in other-senses/*.toml.
+    other_senses: list[str] = field(default_factory=list)
 
 
 class Overlay(Record):
@@ -154,17 +157,15 @@ def curated_entries(
     seen: Counter[str] = Counter()  # how many entries so far had each id
     for position, item in enumerate(items, start=1):
         label = item.get("id") if isinstance(item, dict) else None
-        line = None
+        line, copy = None, 0
         if isinstance(label, str):  # a second entry with an id is reported at its own line
-            line = line_of(label, seen[label])
+            line, copy = line_of(label, seen[label]), seen[label]
             seen[label] += 1
-        else:  # a hand-written file without ids: its title and its `[[entries]]` line
-            title = item.get("title") if isinstance(item, dict) else None
-            label = title if isinstance(title, str) else None
+        else:  # a hand-written file without ids: its `[[entries]]` line
             headers = headers or LineFinder(text, r"[ \t]*\[\[[ \t]*(entries)[ \t]*\]\]")
             if headers.count("entries") == len(items):  # one header per entry, in order
                 line = headers("entries", position - 1)
-        entry_name = label if isinstance(label, str) and label else f"entry #{position}"
+        entry_name = entry_label(item, position, "entry", copy, source)
 
         def report(message: str, *, _entry: str = entry_name, _line: int | None = line) -> None:
             problems.append(Problem("error", name, message, entry=_entry, line=_line))

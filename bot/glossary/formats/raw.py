@@ -37,6 +37,7 @@ class RawEntry:
         match_terms: Sequence[str] = (),
         match_exclusions: Sequence[str] = (),
         note: str | None = None,
+        other_senses: Sequence[str] = (),
         line: int | None = None,
     ) -> None:
         self.source = source  # SourceInfo.key
@@ -59,6 +60,8 @@ class RawEntry:
         self.match_terms = list(match_terms)
         self.match_exclusions = list(match_exclusions)
         self.note = note  # a curation note for maintainers
+        # a server term's, from a file of terms (the glossary's are in other-senses/*.toml)
+        self.other_senses = list(other_senses)
         self.line = line
 
 

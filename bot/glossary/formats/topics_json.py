@@ -7,10 +7,11 @@
 import functools
 import json
 import re
+from collections import Counter
 
 from bot.glossary.formats.curated_toml import rest_checked
 from bot.glossary.formats.raw import RawEntry, file_reader, from_record
-from bot.glossary.problems import Problem, lines_at, validate_fields
+from bot.glossary.problems import Problem, entry_label, lines_at, validate_fields
 from bot.glossary.records import Record, RecordError, field, parse_record
 
 KNOWN_HASH_ALGORITHMS = {"sha256-utf8-lf-no-bom"}
@@ -34,6 +35,9 @@ class Topic(Record):
     match_terms: list[str] = field(default_factory=list, alias="matchTerms")
     not_in: list[str] = field(default_factory=list, alias="notIn")
     reference: str | None = None
+    # A server term's other senses, in a file of terms (`ServerTerm.other_senses`); the
+    # glossary's own entries have theirs in other-senses/*.toml (merge refuses them here).
+    other_senses: list[str] = field(default_factory=list, alias="otherSenses")
 
 
 class TopicsHeader(Record):
@@ -104,11 +108,13 @@ def parse_topics_json(text: str, name: str, source: str, problems: list[Problem]
 
     entries = []
     lines = _topic_lines(text, len(header.topics))
+    seen: Counter[str] = Counter()  # how many topics so far had each id
     for position, (item, line) in enumerate(zip(header.topics, lines, strict=True), start=1):
-        label = item.get("id") if isinstance(item, dict) else None
-        if not isinstance(label, str):  # a hand-written file without ids: named by its title
-            label = item.get("title") if isinstance(item, dict) else None
-        entry_name = label if isinstance(label, str) and label else f"topic #{position}"
+        entry_id = item.get("id") if isinstance(item, dict) else None
+        copy = seen[entry_id] if isinstance(entry_id, str) else 0
+        if isinstance(entry_id, str):
+            seen[entry_id] += 1
+        entry_name = entry_label(item, position, "topic", copy, source)
 
         def report(message: str, *, _entry: str = entry_name, _line: int | None = line) -> None:
             problems.append(Problem("error", name, message, entry=_entry, line=_line))

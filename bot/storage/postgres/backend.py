@@ -23,8 +23,8 @@ import asyncpg
 
 from bot.dburl import each_host, url_problem, without_password
 
-from ..backend import Backend, Body, Migrate, Row, Tx, shielded
-from ..errors import ShardsTaken, StorageError, StorageUnavailable
+from ..backend import ANSWER_BY, Backend, Body, Migrate, Row, Tx, shielded
+from ..errors import ShardsTaken, StorageError, StorageUnavailable, not_in_time
 from .claims import KEEPALIVES, take_claims
 from .migrate import VERSION_TABLE, Connection, apply_migrations, latest_version
 
@@ -148,9 +148,19 @@ class PostgresBackend(Backend):
         """A connection of the pool. A new one that has no answer by the connect timeout (a
         database that hangs, a network dropping packets: every connection in use waits on it)
         is said so, not as a statement cut off at COMMAND_TIMEOUT, as `_guarded` reads a bare
-        TimeoutError."""
+        TimeoutError. Within a moderator's change (`ANSWER_BY`), waited for until its bound."""
+        bound = ANSWER_BY.get()
         try:
-            conn = await self._pool.acquire()
+            if bound is None:
+                conn = await self._pool.acquire()
+            else:
+                left = bound[0] - asyncio.get_running_loop().time()
+                if left <= 0:
+                    raise not_in_time(self.location, bound[1])
+                try:
+                    conn = await self._pool.acquire(timeout=left)
+                except TimeoutError as exc:
+                    raise not_in_time(self.location, bound[1]) from exc
         except TimeoutError as exc:
             if str(exc):
                 raise
@@ -163,13 +173,33 @@ class PostgresBackend(Backend):
         finally:
             await self._pool.release(conn)
 
+    @contextlib.asynccontextmanager
+    async def _write_turn(self) -> AsyncIterator[None]:
+        """This process's one write at a time; within a moderator's change, waited for until
+        its bound (behind a flush that hangs: told at once that nothing was written)."""
+        bound = ANSWER_BY.get()
+        if bound is None:
+            await self._write_lock.acquire()
+        else:
+            try:
+                async with asyncio.timeout_at(bound[0]):
+                    await self._write_lock.acquire()
+            except TimeoutError as exc:
+                raise not_in_time(self.location, bound[1]) from exc
+        try:
+            yield
+        finally:
+            self._write_lock.release()
+
     async def read(self, body: Body[T]) -> T:
         async def run() -> T:
-            async with (
-                self._connection() as conn,
-                conn.transaction(isolation="repeatable_read", readonly=True),
-            ):
-                return await body(PostgresTx(conn))
+            async with self._connection() as conn, _Cut(conn, self.location) as cut:
+                try:
+                    async with conn.transaction(isolation="repeatable_read", readonly=True):
+                        return await body(PostgresTx(conn))
+                except Exception as exc:
+                    cut.raise_if_cut(exc)
+                    raise
 
         return await self._guarded(run())
 
@@ -179,9 +209,27 @@ class PostgresBackend(Backend):
         # A probe is written as any write: in PostgreSQL an unchanged row is a new version too,
         # which needs room.
         async def run() -> T:
-            async with self._write_lock, self._connection() as conn:
-                async with conn.transaction():
-                    result = await body(PostgresTx(conn))
+            async with (
+                self._write_turn(),
+                self._connection() as conn,
+                _Cut(conn, self.location) as cut,
+            ):
+                try:
+                    transaction = conn.transaction()
+                    await transaction.start()
+                    try:
+                        result = await body(PostgresTx(conn))
+                    except BaseException:
+                        if not cut.fired:
+                            await transaction.rollback()
+                        raise
+                    cut.committing = True
+                    await transaction.commit()
+                except Exception as exc:
+                    cut.raise_if_cut(exc)
+                    raise
+                # Only once the COMMIT is answered (no wait between: the cut cannot come): a
+                # change cut off never reaches a cache.
                 if on_commit is not None:
                     on_commit(result)
                 return result
@@ -384,6 +432,37 @@ class PostgresBackend(Backend):
         except TimeoutError:
             self._pool.terminate()
         self._cut_off.cancel()
+
+
+class _Cut:
+    """Within a moderator's change (`ANSWER_BY`): the connection ended at its bound, which ends
+    whatever statement waits on it (a database that hangs answers nothing, and asyncpg's own
+    cancel would wait on a new connection to it). PostgreSQL rolls back a transaction whose
+    connection is gone before its COMMIT arrives: `committing` tells the two cases apart."""
+
+    def __init__(self, conn: Any, location: str) -> None:
+        self._conn, self._location = conn, location
+        self._timer: asyncio.TimerHandle | None = None
+        self._bound = ANSWER_BY.get()
+        self.fired = False
+        self.committing = False
+
+    async def __aenter__(self) -> _Cut:
+        if self._bound is not None:
+            self._timer = asyncio.get_running_loop().call_at(self._bound[0], self._fire)
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+
+    def _fire(self) -> None:
+        self.fired = True
+        self._conn.terminate()
+
+    def raise_if_cut(self, exc: BaseException) -> None:
+        if self.fired and self._bound is not None:
+            raise not_in_time(self._location, self._bound[1], committing=self.committing) from exc
 
 
 async def _connected(url: str, **kwargs: Any) -> asyncpg.Connection:

@@ -227,3 +227,35 @@ async def _miss_details(
         for query, count, first, last in await tx.fetch(sql, [*hours, *params]):
             found[query] = StoredMiss(int(count), int(first), int(last))
     return found
+
+
+# Every server the database holds anything of, with what: a server's lookups, aliases, terms
+# and waiting suggestions (a server with only missed searches is listed too, with none).
+_SERVERS = """
+SELECT scope, SUM(lookups), SUM(aliases), SUM(terms), SUM(waiting) FROM (
+    SELECT scope, SUM(count) AS lookups, 0 AS aliases, 0 AS terms, 0 AS waiting
+        FROM lookups GROUP BY scope
+    UNION ALL SELECT scope, 0, 0, 0, 0 FROM misses GROUP BY scope
+    UNION ALL SELECT scope, 0, COUNT(*), 0, 0 FROM aliases GROUP BY scope
+    UNION ALL SELECT scope, 0, 0, COUNT(*), 0 FROM terms GROUP BY scope
+    UNION ALL SELECT scope, 0, 0, 0, SUM(CASE WHEN status = 'open' THEN 1 ELSE 0 END)
+        FROM suggestions GROUP BY scope
+) AS held GROUP BY scope ORDER BY scope
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class ServerHeld:
+    """What the database holds of one server (`glossary-bot stats --servers`)."""
+
+    scope: int
+    lookups: int
+    aliases: int
+    terms: int
+    open_suggestions: int
+
+
+async def servers(tx: Tx) -> list[ServerHeld]:
+    """Every server the database holds, by id (0: direct messages)."""
+    rows = await tx.fetch(_SERVERS)
+    return [ServerHeld(*(int(value or 0) for value in row)) for row in rows]

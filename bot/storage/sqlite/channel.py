@@ -22,8 +22,8 @@ import aiosqlite
 
 from bot.once import OncePerReason
 
-from ..backend import shielded
-from ..errors import StorageUnavailable, StoreClosed
+from ..backend import ANSWER_BY, shielded
+from ..errors import StorageUnavailable, StoreClosed, not_in_time
 from .errors import REOPEN_AFTER, SQLITE_ERRORS, as_storage_error, primary_code
 
 T = TypeVar("T")
@@ -155,6 +155,9 @@ class Channel:
         self._closed = False
         self._lock = asyncio.Lock()
         self._failing = OncePerReason()  # why writes fail
+        # Why writes failed when "reopened" was last said: a file that stays read-only is
+        # reopened at every write (each heartbeat's), said once until writes work again.
+        self._reopened_while: str | None = None
         # The failing write lacked room (a full disk): a write that needs none, the health
         # check's, passes and proves nothing of it (`_run`).
         self._lacks_room = False
@@ -206,13 +209,24 @@ class Channel:
         on_commit: Callable[[T], None] | None,
         probe: bool = False,
     ) -> T:
-        async with self._lock:
+        async with self._turn():
             try:
                 conn = await self._connection()
+                bound = ANSWER_BY.get() if write else None
                 if self.give_up_at is not None:
                     await self._wait_no_longer_than(conn, self.give_up_at)
+                elif bound is not None:  # a moderator's change: told by WRITE_WAIT at most
+                    await self._wait_no_longer_than(conn, bound[0], at_least=0.0)
                 # IMMEDIATE takes the write lock up front: no deadlock-prone lock upgrade later.
-                await conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+                try:
+                    await conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+                except SQLITE_ERRORS as exc:
+                    if bound is not None and primary_code(exc) in _TRANSIENT:
+                        raise not_in_time(self._path, bound[1]) from exc
+                    raise
+                finally:
+                    if bound is not None and self.give_up_at is None:
+                        await conn.execute(f"PRAGMA busy_timeout = {self._busy_ms()}")
                 try:
                     result = await body(conn)
                     await conn.execute("COMMIT")
@@ -239,6 +253,7 @@ class Channel:
                 raise StorageUnavailable(self._failing.reason)
             if write and self._failing.ended():
                 self._lacks_room = False
+                self._reopened_while = None
                 log.info("the database %s takes writes again", self._path)
             if on_commit is not None:
                 on_commit(result)
@@ -293,7 +308,14 @@ class Channel:
         if stale is not None:
             # Only a connection that met the error is news: one the backend let go of (a file
             # put at the path, or one it cannot use tried each write) is said by the backend.
-            log.info("reopened the database connection to %s", self._path)
+            failing = self._failing.reason
+            again = failing is not None and failing == self._reopened_while
+            log.log(
+                logging.DEBUG if again else logging.INFO,
+                "reopened the database connection to %s",
+                self._path,
+            )
+            self._reopened_while = failing
         return self._conn
 
     @contextlib.asynccontextmanager
@@ -336,13 +358,37 @@ class Channel:
         if old is not None:
             await self._close_quietly(old)
 
-    async def _wait_no_longer_than(self, conn: aiosqlite.Connection, deadline: float) -> None:
+    async def _wait_no_longer_than(
+        self, conn: aiosqlite.Connection, deadline: float, *, at_least: float = 0.0
+    ) -> None:
         """SQLite's wait for a lock cannot be interrupted once begun (sqlite3_interrupt does not
         end it): a stop shortens the waits that begin after it instead. One that began before
         lasts at most the busy timeout (5 s), inside a stop's 7 s (STOP_SECONDS)."""
         left = deadline - asyncio.get_running_loop().time()
-        wait = max(0.0, min(self._busy_timeout, left))  # 0: take a free lock, wait for none
+        wait = max(at_least, min(self._busy_timeout, left))  # 0: take a free lock, wait for none
         await conn.execute(f"PRAGMA busy_timeout = {int(wait * 1000)}")
+
+    def _busy_ms(self) -> int:
+        return max(0, int(self._busy_timeout * 1000))
+
+    @contextlib.asynccontextmanager
+    async def _turn(self) -> AsyncIterator[None]:
+        """This channel's one transaction at a time; within a moderator's change of the writer
+        (`ANSWER_BY`), waited for until its bound (behind a flush waiting for another
+        process's lock: told nothing was written, not queued behind it)."""
+        bound = ANSWER_BY.get()
+        if bound is None or self._query_only:
+            await self._lock.acquire()
+        else:
+            try:
+                async with asyncio.timeout_at(bound[0]):
+                    await self._lock.acquire()
+            except TimeoutError as exc:
+                raise not_in_time(self._path, bound[1]) from exc
+        try:
+            yield
+        finally:
+            self._lock.release()
 
     @staticmethod
     async def _rollback(conn: aiosqlite.Connection) -> None:

@@ -79,6 +79,8 @@ def as_storage_error(exc: Exception, path: str | None = None) -> StorageError:
         folder = f" {folder_of(Path(path))}" if path else ""
         return StorageUnavailable(_EXTENDED_REASONS[name].format(shm=shm, folder=folder))
     code = primary_code(exc)
+    if code == sqlite3.SQLITE_READONLY and path is not None and (why := cannot_write(Path(path))):
+        return StorageUnavailable(f"{_REASONS[code]}: {why}")
     if code in _REASONS:
         return StorageUnavailable(_REASONS[code])
     if code in (sqlite3.SQLITE_NOTADB, sqlite3.SQLITE_CORRUPT):
@@ -141,6 +143,23 @@ FOLDER_DELETED = (
     "removed on the host, or the working folder of a relative DATABASE_PATH): nothing can be "
     "made there again; restart the bot with the folder in place"
 )
+
+
+def cannot_write(path: Path) -> str | None:
+    """What in the file system keeps this process from writing the database at `path` (SQLite
+    says only "readonly database"), or None: its file's mode or owner, a read-only volume.
+    outsider77: a container restarted on a /data made read-only was "the database is
+    read-only", where a file it cannot create names the folder and the user."""
+    try:
+        if not path.is_file():
+            return None
+        if os.statvfs(folder_of(path)).f_flag & os.ST_RDONLY:
+            return f"it is on a read-only file system ({folder_of(path)})"
+        if not os.access(path, os.W_OK):
+            return f"the file {path} is not writable by this process (user {os.getuid()})"
+    except OSError:
+        return None
+    return None
 
 
 def cannot_open(path: Path) -> str | None:
