@@ -154,133 +154,57 @@ def ragged_passes(monkeypatch: pytest.MonkeyPatch) -> tuple[Encoder, list[list[i
 # "twins77"). A probe that passes again fails here: take it off the list.
 LIFTED_BY_COPIES = {
     "test_agree32.py::test_a_short_description_gets_its_card[one full pass of the training loop over every example in the data-epoch--]",
-    "test_misses73.py::test_a_described_chat_question_gets_its_card[what's the max amount of"
-    " text the model can read at once-context-windows-context-windows]",
     "test_misses73.py::test_a_described_chat_question_gets_its_card[how do you get the model"
     " to think step by step before answering-chain-of-thought-chain-of-thought]",
-    "test_misses73.py::test_a_described_chat_question_gets_its_card[how do people trick the"
-    " chatbot into ignoring its safety rules-jailbreak-jailbreak]",
-    "test_pass52.py::test_a_setting_shows_the_asked[my cuda card runs out of memory during"
-    " training, how many examples should go in each step-batch-size-cuda]",
     "test_misses73.py::test_a_named_chat_question_gets_its_card[been reading about flow"
     " matching for image models, whats the idea-flow-matching-flow-matching]",
-    "test_wrong49.py::test_a_near_pair_gives_no_wrong_card[the small fast on-chip memory"
-    " built from transistor latches that never needs"
-    " refreshing-static-random-access-memory-dynamic-random-access-memory]",
-    "test_context69.py::test_a_named_entry_asked_about_keeps_its_card[using docker, how do i"
-    " package my model server so it runs the same everywhere-docker-docker]",
-    "test_wrong49.py::test_a_near_pair_shows_its_entry[the small fast on-chip memory built"
-    " from transistor latches that never needs"
-    " refreshing-static-random-access-memory-dynamic-random-access-memory]",
-    "test_wrong49.py::test_a_name_the_meaning_outranks_in_a_long_text_is_offered[how did"
-    " people finetune a 65b model on one 48gb gpu back in 2023, what was the"
-    " trick?-quantized-low-rank-adaptation-fine-tuning]",
     "test_context69.py::test_a_named_entry_asked_about_keeps_its_card[when prompting with"
     " chain-of-thought, why does thinking step by step help on math"
     " problems-chain-of-thought-chain-of-thought]",
-    "test_kind64.py::test_a_look_alike_keeps_its_card[how does a transformer like gpt-2"
-    " work?-transformers|gpt-2--]",
     "test_context69.py::test_a_scene_name_the_meaning_ranks_first_keeps_its_card[when"
     " prompting with chain-of-thought, why does thinking step by step help on math"
     " problems-chain-of-thought]",
     "test_question_cards.py::test_a_question_describing_one_entry_gets_its_card[how do i get"
     " a model to think step by step before answering-chain-of-thought]",
-    "test_tie70.py::test_a_named_setting_gives_way_to_the_asked_entry[during rlhf, what"
-    " keeps the policy from drifting too far from the original"
-    " model-kullback-leibler-divergence-rlhf]",
-    "test_question_cards.py::test_a_broad_name_as_the_setting_gets_no_card[in a diffusion"
-    " model, how much noise is added at each step-noise-schedule-diffusion-model]",
-    "test_question_cards.py::test_a_broad_name_as_the_setting_gets_no_card[in a vision"
-    " transformer what are the little image squares"
-    " called-image-patch-token-vision-transformer]",
-    "test_tie70.py::test_a_named_setting_gives_way_to_the_asked_entry[while running a"
-    " diffusion model, what sets how much noise is added at each"
-    " timestep-noise-schedule-diffusion-model]",
     "test_desc52.py::test_a_near_question_gives_no_wrong_card[query13-flash-attention-paged-a"
     "ttention]",
-    "test_gate24.py::test_a_description_keeps_its_card[making the bot read aloud-text-to-speech]",
     "test_desc52.py::test_a_near_question_shows_its_entry[query13-flash-attention-paged-attention]",
     "test_fix74.py::test_a_remedy_question_gets_the_remedy_card[query11-decontamination-bench"
     "mark-contamination]",
-    "test_state55.py::test_a_statement_name_is_no_card[the team switched to adamw. why do we"
-    " clip the gradients at 1.0?-gradient-clipping-adamw]",
-    "test_fix74.py::test_a_remedy_question_gets_the_remedy_card[our documents are too long"
-    " to embed in one go, what do i do-chunking-embeddings]",
-    "test_state55.py::test_a_statement_shows_the_asked[the team switched to adamw. why do we"
-    " clip the gradients at 1.0?-gradient-clipping-adamw]",
-    "test_part72.py::test_a_part_of_a_named_entry_gets_the_part[what does a vision"
-    " transformer cut the picture into before the"
-    " encoder-image-patch-token-vision-transformer]",
-    "test_part72.py::test_a_part_of_a_named_entry_gets_the_part[what measure does rlhf use"
-    " to keep the tuned model close to the original one-kullback-leibler-divergence-rlhf]",
-    "test_shape57.py::test_another_entry_asked_is_never_the_statements_card[query3-hierarchic"
-    "al-navigable-small-world-vector-databases]",
-    "test_shape57.py::test_another_entry_asked_gets_its_card[query3-hierarchical-navigable-sm"
-    "all-world-vector-databases]",
-    "test_ctx21.py::test_a_context_name_is_not_the_card[query11-continuous-batching-llm-serving]",
-    "test_bar49.py::test_a_description_agreeing_at_the_bar_is_its_card",
-    "test_ctx21.py::test_a_setting_name_is_not_the_card[query7-top-p-sampling]",
-    "test_desc76.py::test_everyday_words_find_the_entry[writing a reply like a typist who"
-    " can only look at what is already on the page-autoregressive-generation--]",
-    "test_wrong15.py::test_a_broad_name_written_gets_no_card[how does sampling pick only"
-    " from the smallest set of tokens whose probabilities add up to p-top-p-sampling]",
     "test_asked46.py::test_the_asked_entry_is_carded[why does my model ace the training data"
     " but flop on anything new?-overfitting-validation-loss]",
     "test_long29.py::test_a_long_description_gets_its_card[query0-top-p--]",
-    "test_desc68.py::test_a_scene_gets_its_card[a customer asked to be forgotten and now we"
-    " have to remove their data from the trained model-machine-unlearning--]",
-    "test_everyday18.py::test_a_namesake_beside_the_field_keeps_its_card[power usage of a"
-    " gpu cluster-power-usage-effectiveness]",
-    "test_long29.py::test_a_long_description_gets_its_card[query8-rotary-position-embedding--]",
-    "test_context59.py::test_a_name_in_pasted_code_is_the_setting[`import torch;"
-    " loss.backward()` how does it work out the gradient of every weight by"
-    " itself?-automatic-differentiation-pytorch]",
-    "test_agree59.py::test_a_described_entry_gets_its_card[a network that learns to remove"
-    " noise from an image bit by bit until a picture appears-diffusion-model--]",
     "test_long71.py::test_a_long_chat_message_gets_its_card[query26-reranking--]",
     "test_wrong20.py::test_a_broad_name_asked_keeps_its_card[what does a vision transformer"
     " do with an image-vision-transformer-]",
     "test_asked43.py::test_the_asked_of_a_pair_is_carded[can another model do the ranking of"
     " answers instead of human labellers when training an"
     " assistant?-reinforcement-learning-from-ai-feedback-rlhf]",
-    "test_pairs62.py::test_the_asked_side_is_shown_ahead[the number that decides the initial"
-    " random noise, so the same settings redraw the same image-seed-diffusion-model]",
-    "test_promote70.py::test_the_described_entry_is_carded[query18-top-p-decode]",
     "test_longcard72.py::test_a_long_chat_message_gets_its_card[query19-membership-inference-"
     "attack--]",
     "test_forms67.py::test_a_form_in_a_chat_question_gets_its_card[how do you embed a"
     " document for search-embeddings-embed]",
-    "test_setting62.py::test_a_general_name_as_the_setting_gets_no_card[how do I package my"
-    " python inference server so it runs the same on every machine-docker-python]",
     "test_offer43.py::test_a_short_question_describing_an_entry_is_its_card[whats the name"
     " for asking the model to think step by step before answering?-chain-of-thought-chat]",
-    "test_long74.py::test_a_long_message_naming_another_entry_in_passing_gets_its_card[query9"
-    "-autoregressive-generation-vllm]",
-    "test_long34.py::test_a_long_description_gets_its_card[query9-vae--]",
     "test_withhold71_probes.py::test_a_vague_text_gets_no_card[the thing where it makes"
     " stuff up but sounds sure----]",
-    "test_neighbour.py::test_a_broad_name_asked_about_a_narrower_entry_is_an_offer",
-    "test_voice59.py::test_an_opened_question_gets_the_asked_card"
-    "[nurse: what do you call the limit on how much text the model can read at once?"
-    "-context-windows-nurse:]",
-    "test_voice59.py::test_an_opened_question_is_searched_as_the_bare_one"
-    "[nurse: what do you call the limit on how much text the model can read at once?-nurse:]",
     # the opened and the bare question offer gguf, llama-cpp and training in another order
-    "test_voice59.py::test_an_opened_question_is_searched_as_the_bare_one[query12-long one, sorry:]",
     "test_offer72.py::test_a_described_chat_question_gets_its_card"
     "[what do you call asking the model to think step by step before it answers?"
     "-chain-of-thought--]",
-    "test_bar56.py::test_an_unnamed_clear_leader_is_the_card"
-    "[sorry one more q, same prompt twice and i got two different replies, is something broken"
-    "-sampling]",
 }
 
 
 # Probes that pass with the copied lines out but fail with twins77's own lines (the nine rewrites
 # and the twins' lines of dev30 and dev31), strict expected failures (semantic.md "twins77").
 MOVED_BY_TWINS77 = {
+    "test_setting64.py::test_a_general_name_asked_about_keeps_its_card[how many tokens is one english word on average-token-token]",
+    "test_context59.py::test_one_of_a_list_of_alternatives_gets_the_first_listed_card_or_none[dpo, ppo or grpo - which do people actually use for reasoning models now?---dpo]",
+    "test_which62.py::test_a_described_or_set_list_keeps_its_card[the step that turns logits into text using greedy, beam search or sampling-decoding-strategy-beam-search]",
+    "test_senses77.py::test_an_everyday_sense_gets_no_card[what is the decontamination process after a chemical spill at a factory---decontamination]",
+    "test_bar56.py::test_a_stated_then_described_entry_gets_its_card[query0-quantized-low-rank-adaptation--]",
+    "test_ctx21.py::test_a_name_written_as_the_subject_gets_its_card[in the transformer, what is the attention mechanism doing?-attention-transformers]",
     "test_pairs59.py::test_the_asked_side_is_shown_ahead[why does the transformer compute several attention patterns in parallel and then join them?-multi-head-attention-attention-head]",
-    "test_context69.py::test_a_scene_name_gives_way_to_the_asked_entry[when building a vector database, which graph index makes nearest neighbour lookups fast-hierarchical-navigable-small-world-vector-databases]",
     "test_question49.py::test_an_unnamed_chat_question_is_its_card[how do i force the model to always answer in valid json-structured-outputs-]",
     "test_long27.py::test_a_long_description_gets_its_card[query16-lora-qlora--]",
     "test_misses73.py::test_a_described_chat_question_gets_its_card[how does the bot look up"
@@ -295,8 +219,6 @@ MOVED_BY_TWINS77 = {
     " classification, cross-entropy, hinge or focal loss?-loss-cross-entropy]",
     "test_gate24.py::test_an_everyday_sentence_gets_offers_not_a_card[my uncle only"
     " remembers the last few things you told him in a conversation-memory-systems]",
-    "test_gate24.py::test_an_everyday_sentence_gets_offers_not_a_card[my grandma only"
-    " remembers the last few things you said in a conversation-memory-systems]",
     "test_bar49.py::test_a_description_without_title_words_is_its_card[query21-perplexity-what]",
     "test_offer37.py::test_a_short_question_describing_an_entry_is_its_card[how does the bot"
     " look stuff up in my docs before answering?-rag-chat]",
@@ -311,10 +233,6 @@ MOVED_BY_TWINS77 = {
     " i add rag to my discord bot-rag-rag]",
     "test_asked40.py::test_the_asked_of_a_pair_is_carded[what limits how many tokens the"
     " model can read at once in a single prompt?-context-windows-memory-systems]",
-    "test_passing41.py::test_a_name_in_passing_is_no_card[cuda says out of memory only when"
-    " the chat gets long, what is eating it?-kv-cache-cuda]",
-    "test_question49.py::test_an_unnamed_chat_question_is_its_card[why does the bot forget"
-    " what i said at the start of a long chat-context-windows-]",
     "test_ask76.py::test_a_twin_question_gets_the_asked_entry[how will humans grade an ai's"
     " work once it's smarter than the graders-scalable-oversight-llm-evaluation]",
 }
