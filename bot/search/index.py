@@ -642,15 +642,7 @@ class SearchIndex:
         named = self._named(
             [key], (), self.server_aliases(overlay).found_by, False, other_number=False
         )
-        if not named or self.positions[result.entry.id] == named[0].entry:
-            return result
-        card = self._answer_named(named, result.query, result.normalized_query)
-        if card.entry is None:
-            return result
-        offer = Suggestion(
-            result.entry.id, result.entry.title, result.score, result.strategy or "semantic"
-        )
-        return replace(card, suggestions=_led_by(offer, card.suggestions))
+        return self._named_swapped(result, named) if named else result
 
     def _remedy_carded(self, result: SearchResult) -> SearchResult:
         """An offer to a question asking for a remedy ("my gpu runs out of memory, how do i fix
