@@ -27,9 +27,11 @@ DECLARED = {
     "alias list term": limits.TERM_NAME_OPTION,
     "term add acronym": limits.TERM_ACRONYM_OPTION,
     "term add summary": limits.TERM_SUMMARY_OPTION,
+    "term add other_senses": limits.TERM_SENSES_OPTION,
     "term edit term": limits.TERM_NAME_OPTION,
     "term edit acronym": limits.TERM_ACRONYM_OPTION,
     "term edit summary": limits.TERM_SUMMARY_OPTION,
+    "term edit other_senses": limits.TERM_SENSES_OPTION,
     "term remove term": limits.TERM_NAME_OPTION,
 }
 

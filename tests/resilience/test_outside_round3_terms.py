@@ -174,24 +174,28 @@ async def test_hostile_term_text_is_refused_per_field(
         )
         assert answer.startswith("Nothing was imported"), answer
         assert "Definition" in answer or "definition" in answer, answer
-        # A member's suggestion carrying it, accepted as it is: refused too.
+        # A member's suggestion carrying it: refused when sent where Accept…'s form could not
+        # save it (outsider77); queued where the form holds it without those characters, and
+        # saved without them (round 21).
         opened = await fake.slash(
             scene.alice, "suggest", {"term": "Zorblax"}, channel=scene.channel
         )
         await opened.response()
         sent = await fake.submit_modal(scene.alice, opened, {"definition": text})
-        assert str((await sent.final_message())["content"]).startswith("Thanks!")
-        review = await fake.slash(
-            scene.moderator, "term review", {"category": "Fundamentals"}, channel=scene.channel
-        )
-        shown = await review.final_message()
-        accept = await fake.click(scene.moderator, shown, buttons(shown)["Accept…"])
-        await accept.response()
-        saved = await (await fake.submit_modal(scene.moderator, accept, {})).final_message()
-        if kind in SHOWN_WITHOUT:  # the form holds the text as the review showed it (round 21)
+        told = str((await sent.final_message())["content"])
+        if kind in SHOWN_WITHOUT:
+            assert told.startswith("Thanks!"), told
+            review = await fake.slash(
+                scene.moderator, "term review", {"category": "Fundamentals"}, channel=scene.channel
+            )
+            shown = await review.final_message()
+            accept = await fake.click(scene.moderator, shown, buttons(shown)["Accept…"])
+            await accept.response()
+            saved = await (await fake.submit_modal(scene.moderator, accept, {})).final_message()
+            # the form holds the text as the review showed it (round 21)
             assert str(saved["content"]).startswith("Added"), saved
         else:
-            assert str(saved["content"]).startswith("Nothing was saved"), saved
+            assert "Nothing was queued; what you typed:" in told, told
         # Nothing got in: no card for it, or one without it.
         _, card = await define(fake, scene.alice, "zorblax", scene.channel)
         assert not card.get("embeds") or not any(h in shown_text(card) for h in HIDDEN), card

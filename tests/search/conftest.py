@@ -153,7 +153,6 @@ def ragged_passes(monkeypatch: pytest.MonkeyPatch) -> tuple[Encoder, list[list[i
 # that moved each was found by taking lines out one at a time and rewritten (semantic.md
 # "twins77"). A probe that passes again fails here: take it off the list.
 LIFTED_BY_COPIES = {
-    "test_agree32.py::test_a_short_description_gets_its_card[one full pass of the training loop over every example in the data-epoch--]",
     "test_misses73.py::test_a_described_chat_question_gets_its_card[how do you get the model"
     " to think step by step before answering-chain-of-thought-chain-of-thought]",
     "test_misses73.py::test_a_named_chat_question_gets_its_card[been reading about flow"
@@ -206,7 +205,6 @@ MOVED_BY_TWINS77 = {
     "test_ctx21.py::test_a_name_written_as_the_subject_gets_its_card[in the transformer, what is the attention mechanism doing?-attention-transformers]",
     "test_pairs59.py::test_the_asked_side_is_shown_ahead[why does the transformer compute several attention patterns in parallel and then join them?-multi-head-attention-attention-head]",
     "test_question49.py::test_an_unnamed_chat_question_is_its_card[how do i force the model to always answer in valid json-structured-outputs-]",
-    "test_long27.py::test_a_long_description_gets_its_card[query16-lora-qlora--]",
     "test_misses73.py::test_a_described_chat_question_gets_its_card[how does the bot look up"
     " our docs before answering?-rag-rag]",
     "test_pass52.py::test_a_setting_is_no_card[deepseek uses lots of small expert networks,"

@@ -110,7 +110,8 @@ async def test_a_database_of_schema_9_gets_the_term_log_index(
     assert not _by_scope_and_term(await _plan(databases, location))
     store = await open_any()
     assert await store.schema_behind() is None
-    assert await store._backend.schema_versions() == (10, 10)
+    latest = await store._backend.schema_versions()
+    assert latest[0] == latest[1] >= 10  # schema 10 made the index; later ones may follow
     assert await store.ever_a_term(5, "zorb")
     assert not await store.ever_a_term(6, "zorb")
     plan = await _plan(databases, location)
