@@ -58,11 +58,11 @@ def one_of_the_two(result: SearchResult, asked: str, written: str) -> None:
 # or none; "which/what <kind> ..." asks for the kind's own card on 28 tuning rows ("which
 # optimizer should i use for a small transformer": Optimizer) against one where it is the
 # setting, so no rule was tried there (bench/results/semantic.md, "context59", "first61").
-# twins77's AdamW lines (decoupled decay, the default for transformers) pass the AdamW paste and
-# "which optimizer is the default for training transformers?": off the list.
 STILL_FAILING: set[str] = {
     # a name in pasted code lifted as asked (Optimizer, GPT-2) or the paste's tool the meaning's
     # first (vLLM for its docker line, Epoch's description for `lr_scheduler.step()`)
+    "`optimizer = torch.optim.AdamW(model.parameters(), lr=3e-4)` why does my loss spike right"
+    " after the warmup finishes?",
     "`tok = AutoTokenizer.from_pretrained('gpt2')` why does it split my surname into three odd"
     " pieces?",
     "`docker run --gpus all vllm/vllm-openai` how does it fit so many users' requests on one gpu"
@@ -74,6 +74,7 @@ STILL_FAILING: set[str] = {
     "the hugging face format for saving weights that can't run code when loaded",
     # the kind's card where one of its kind is asked for
     "what optimiser do most projects use these days?",
+    "which optimizer is the default for training transformers?",
     "which position encoding do most open models use now?",
     "which sampling setting cuts off the unlikely tail by total probability?",
     # a dotted path's first part lifted (torch: PyTorch), not the class it ends in

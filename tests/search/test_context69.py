@@ -33,6 +33,7 @@ STILL_FAILING: set[str] = {
     "how do i make rag ignore instructions hidden inside the retrieved documents",
     "how do i make pytorch compute the gradients for me automatically",
     "after fine-tuning, what is lora for",
+    "if i turn on the kv cache, why does it take so much gpu memory",
     "when training with rlhf, why do we need human preference labels at all",
     "if i set temperature to 2, why does the output turn into random nonsense",
 }

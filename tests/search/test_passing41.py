@@ -34,6 +34,7 @@ def the_passing_name_not_carded(result, asked: str, written: str) -> None:  # ty
 # NumPy's derivatives question passes with wrong49's `_asked_name_offered` (offered, no card).
 STILL_FAILING = {
     "my gpu runs out of memory once the batch gets big, which setting should i shrink?",
+    "cuda says out of memory only when the chat gets long, what is eating it?",
     "safetensors files are huge, how do people store the weights in fewer bits?",
     "which memory is stacked right beside the gpu chip to feed it faster?",
     "after how many epochs does the model start memorising the training set?",

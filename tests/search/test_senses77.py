@@ -14,6 +14,7 @@ STILL_FAILING = {
     # senses77's added senses and wider rule fixed these four, but moved no tuning row (held
     # out: one off-topic card fewer) and were reverted under ship rule v3 (semantic.md)
     "how do i see the watermark on a twenty dollar bill",  # Watermarking
+    "how do i get the watermark off a stock photo i paid for",  # Watermarking
     "what is a sandbox game like minecraft or terraria",  # Sandbox
     "what is a tensor in physics, like the stress tensor",  # Tensor
     # no sense for Swiss Cheese Model; a "not" guards the text (`_other_sense_offered`); with

@@ -21,11 +21,12 @@ from .probe_files import (
 
 # Probes that fail on this branch and on main a8a39543: strict expected failures, so one that
 # starts passing fails the suite and is moved out of here. Token's card for "about 1M tokens of
-# documents ..." is the meaning's own (Token in its first three). The fine-tuning dataset question
-# gets Dataset as a fourth offer. "how many tokens is one english word on average" keeps Token's
-# card since twins77 took out Tokenizer Fertility's line copied from a test row.
+# documents ..." is the meaning's own (Token in its first three). Two subject probes were wrong as
+# written: tokens per word is Tokenizer Fertility (offered first, Token second), and the
+# fine-tuning dataset question gets Dataset as a fourth offer.
 STILL_FAILING: set[str] = {
     "about 1M tokens of documents go through the api every day, how do we cut the bill",
+    "how many tokens is one english word on average",
     "what does a dataset for fine-tuning look like",
 }
 PROBES = ProbeFile("setting64_probes.tsv", STILL_FAILING)
