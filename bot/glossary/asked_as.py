@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from bot.glossary.names import NameIndex
-from bot.glossary.problems import Problem
-from bot.glossary.toml import folder_files, line_of
+from bot.glossary.problems import Problem, unknown_ids
+from bot.glossary.toml import folder_files, line_of, table_line
 
 FOLDER = "asked-as"
 MAX_PHRASINGS = 40
@@ -102,12 +102,7 @@ def phrasings_by_id(
     than MAX_PHRASINGS for one entry."""
     ids = list(ids)
     known = set(ids)
-    for entry_id in asked_as:
-        if entry_id not in known:
-            file = asked_as.files[entry_id]
-            where, line = str(file), _table_line(file, entry_id)
-            message = f"names no entry: {entry_id!r}"
-            problems.append(Problem("error", where, message, entry_id, line, names=entry_id))
+    problems.extend(unknown_ids(asked_as.files, known, table_line))
     out = {}
     for entry_id in ids:
         phrasings = asked_as.get(entry_id)
@@ -118,8 +113,3 @@ def phrasings_by_id(
                 )
             out[entry_id] = tuple(phrasings[:MAX_PHRASINGS])
     return out
-
-
-def _table_line(file: Path, entry_id: str) -> int | None:
-    """The line of `entry_id`'s table header in `file`."""
-    return line_of(file, r"\[\s*([\"']?)" + re.escape(entry_id) + r"\1\s*\]")

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from bot.glossary.formats.raw import RawEntry
 from bot.glossary.models import KINDS
-from bot.glossary.problems import Problem
+from bot.glossary.problems import Problem, unknown_ids
 from bot.glossary.toml import folder_files, line_of
 
 FOLDER = "kinds"
@@ -58,12 +58,7 @@ def kinds_by_id(
     """Each entry's kind, given every entry's records by id (the leading one first): an id of
     no entry is an error naming the kinds file; where any kinds were read, an entry with no kind
     is a warning at its leading record's file and line."""
-    known = set(groups)
-    for entry_id, file in kinds.files.items():
-        if entry_id not in known:
-            message = f"names no entry: {entry_id!r}"
-            line = _key_line(file, entry_id)
-            problems.append(Problem("error", str(file), message, entry_id, line, names=entry_id))
+    problems.extend(unknown_ids(kinds.files, groups, _key_line))
     if kinds.files:
         for entry_id, (lead, *_) in groups.items():
             if entry_id not in kinds.files:

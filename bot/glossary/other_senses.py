@@ -16,8 +16,8 @@ import re
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from bot.glossary.problems import Problem
-from bot.glossary.toml import folder_files, line_of
+from bot.glossary.problems import Problem, unknown_ids
+from bot.glossary.toml import folder_files, table_line
 
 FOLDER = "other-senses"
 MAX_SENSES = 5  # an entry's; the bundled data's most is 3
@@ -61,7 +61,7 @@ def read_other_senses(paths: Sequence[Path], problems: list[Problem]) -> Senses:
         where = str(file)
         for entry_id, table in data.items():
             senses = table.get("senses") if isinstance(table, dict) else None
-            line = _table_line(file, entry_id)
+            line = table_line(file, entry_id)
             if (
                 not isinstance(table, dict)
                 or set(table) != {"senses"}
@@ -86,18 +86,9 @@ def senses_by_id(
     """Each entry's other senses, given the ids of every entry; an id that names no entry is
     an error naming the file and line of its table."""
     known = set(ids)
-    for entry_id, file in senses.files.items():
-        if entry_id not in known:
-            message = f"names no entry: {entry_id!r}"
-            line = _table_line(file, entry_id)
-            problems.append(Problem("error", str(file), message, entry_id, line, names=entry_id))
+    problems.extend(unknown_ids(senses.files, known, table_line))
     return {
         entry_id: tuple(found[:MAX_SENSES])
         for entry_id, found in senses.items()
         if entry_id in known
     }
-
-
-def _table_line(file: Path, entry_id: str) -> int | None:
-    """The line of `entry_id`'s table header in `file`."""
-    return line_of(file, r"\[\s*([\"']?)" + re.escape(entry_id) + r"\1\s*\]")

@@ -6,7 +6,7 @@ import errno
 import os
 import re
 import stat
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any, Literal, Protocol, TypeVar
 
@@ -43,6 +43,26 @@ class Problem(Frozen):
         where = self.file + (f":{self.line}" if self.line else "")
         what = f" [{fit(self.entry, VALUE_SHOWN)}]" if self.entry else ""
         return f"{where}{what}: {self.severity}: {_values_cut(self.message)}"
+
+
+def unknown_ids(
+    files: Mapping[str, Path], known: Collection[str], line: Callable[[Path, str], int | None]
+) -> list[Problem]:
+    """An error for each id a data file keys (`files`: id -> the file it was first met in) that
+    names no entry among `known`, at the file and `line` of its key (asked-as, other senses,
+    kinds)."""
+    return [
+        Problem(
+            "error",
+            str(file),
+            f"names no entry: {entry_id!r}",
+            entry_id,
+            line(file, entry_id),
+            names=entry_id,
+        )
+        for entry_id, file in files.items()
+        if entry_id not in known
+    ]
 
 
 # How much of an id, title, key or name a problem quotes: as much as the bot repeats of a

@@ -82,6 +82,11 @@ def line_of(file: Path, pattern: str) -> int | None:
     return next((n for n, text in enumerate(lines, 1) if matches(text.strip())), None)
 
 
+def table_line(file: Path, entry_id: str) -> int | None:
+    """The line of `entry_id`'s table header (`[id]`, `["id"]`) in `file`."""
+    return line_of(file, r"\[\s*([\"']?)" + re.escape(entry_id) + r"\1\s*\]")
+
+
 def _reason(message: str, text: str) -> str:
     where = re.match(_WHERE, message, re.DOTALL)
     what = where["what"] if where else message
